@@ -1,0 +1,17 @@
+//! The shared vocabulary of libro and the one game interface every rules family implements.
+//!
+//! A rules family (chess, tables) implements [`Ruleset`] for its loaded definition file and
+//! [`Game`] for a position of that ruleset. The AI and the front ends work only through these
+//! two traits, so a new ruleset file gets perft, conformance checks, the AI and the front ends
+//! without new code. The model is OpenSpiel's state API: N seats, chance nodes, copy-make.
+
+pub mod conformance;
+mod game;
+mod movelist;
+mod outcome;
+mod seat;
+
+pub use game::{play_text, Chance, Game, NoChance, Ruleset, Turn};
+pub use movelist::{MoveBuffer, MoveList};
+pub use outcome::{EndReason, GameResult, SeatOutcome};
+pub use seat::{Seat, MAX_SEATS};

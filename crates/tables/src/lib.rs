@@ -1,0 +1,1 @@
+//! The tables family of libro.
