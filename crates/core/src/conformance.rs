@@ -29,7 +29,12 @@ pub struct PlayoutConfig {
 
 impl Default for PlayoutConfig {
     fn default() -> Self {
-        PlayoutConfig { games: 20, seed: 1, max_plies: 20_000, notation_every: 1 }
+        PlayoutConfig {
+            games: 20,
+            seed: 1,
+            max_plies: 20_000,
+            notation_every: 1,
+        }
     }
 }
 
@@ -54,7 +59,10 @@ pub struct Violation {
 }
 
 /// Runs seeded random playouts of `rules` and checks every invariant along the way.
-pub fn random_playouts<R: Ruleset>(rules: &Arc<R>, config: &PlayoutConfig) -> Result<Report, Violation> {
+pub fn random_playouts<R: Ruleset>(
+    rules: &Arc<R>,
+    config: &PlayoutConfig,
+) -> Result<Report, Violation> {
     let mut report = Report::default();
     let mut moves = <G<R> as Game>::MoveList::default();
     let mut chances = Vec::new();
@@ -71,7 +79,14 @@ pub fn random_playouts<R: Ruleset>(rules: &Arc<R>, config: &PlayoutConfig) -> Re
         };
         loop {
             if game.hash() != game.recompute_hash() {
-                return Err(fail(&game, format!("incremental hash {:#x} differs from recomputed {:#x}", game.hash(), game.recompute_hash())));
+                return Err(fail(
+                    &game,
+                    format!(
+                        "incremental hash {:#x} differs from recomputed {:#x}",
+                        game.hash(),
+                        game.recompute_hash()
+                    ),
+                ));
             }
             if game.ply() % config.notation_every.max(1) == 0 {
                 check_round_trip(rules, &game).map_err(|what| fail(&game, what))?;
@@ -82,7 +97,14 @@ pub fn random_playouts<R: Ruleset>(rules: &Arc<R>, config: &PlayoutConfig) -> Re
                         return Err(fail(&game, "the game is over but has no result".into()));
                     };
                     if result.seats.len() != game.num_seats() {
-                        return Err(fail(&game, format!("result lists {} seats, the game has {}", result.seats.len(), game.num_seats())));
+                        return Err(fail(
+                            &game,
+                            format!(
+                                "result lists {} seats, the game has {}",
+                                result.seats.len(),
+                                game.num_seats()
+                            ),
+                        ));
                     }
                     let total: f32 = result.seats.iter().map(|s| s.score).sum();
                     if (total - 1.0).abs() > 1e-4 {
@@ -103,11 +125,18 @@ pub fn random_playouts<R: Ruleset>(rules: &Arc<R>, config: &PlayoutConfig) -> Re
                 }
                 Turn::Seat(_) => {
                     if game.result().is_some() {
-                        return Err(fail(&game, "a seat is to move but the game has a result".into()));
+                        return Err(fail(
+                            &game,
+                            "a seat is to move but the game has a result".into(),
+                        ));
                     }
                     game.legal_moves(&mut moves);
                     if moves.is_empty() {
-                        return Err(fail(&game, "a seat is to move but has no legal move (a pass must be a move)".into()));
+                        return Err(fail(
+                            &game,
+                            "a seat is to move but has no legal move (a pass must be a move)"
+                                .into(),
+                        ));
                     }
                     for &mv in moves.as_slice() {
                         let text = game.move_text(mv);
@@ -125,7 +154,10 @@ pub fn random_playouts<R: Ruleset>(rules: &Arc<R>, config: &PlayoutConfig) -> Re
             }
             report.plies += 1;
             if game.ply() > config.max_plies {
-                return Err(fail(&game, format!("the game has not ended after {} plies", config.max_plies)));
+                return Err(fail(
+                    &game,
+                    format!("the game has not ended after {} plies", config.max_plies),
+                ));
             }
         }
         report.games += 1;
@@ -145,10 +177,18 @@ fn check_round_trip<R: Ruleset>(rules: &Arc<R>, game: &G<R>) -> Result<(), Strin
         return Err(format!("the position string re-prints as `{again}`"));
     }
     if parsed.hash() != game.hash() {
-        return Err(format!("the re-read position hashes to {:#x}, not {:#x}", parsed.hash(), game.hash()));
+        return Err(format!(
+            "the re-read position hashes to {:#x}, not {:#x}",
+            parsed.hash(),
+            game.hash()
+        ));
     }
     if parsed.turn() != game.turn() {
-        return Err(format!("the re-read position has turn {:?}, not {:?}", parsed.turn(), game.turn()));
+        return Err(format!(
+            "the re-read position has turn {:?}, not {:?}",
+            parsed.turn(),
+            game.turn()
+        ));
     }
     let mut a = <G<R> as Game>::MoveList::default();
     let mut b = <G<R> as Game>::MoveList::default();
@@ -159,7 +199,9 @@ fn check_round_trip<R: Ruleset>(rules: &Arc<R>, game: &G<R>) -> Result<(), Strin
     ta.sort();
     tb.sort();
     if ta != tb {
-        return Err(format!("the re-read position has other legal moves: {tb:?} instead of {ta:?}"));
+        return Err(format!(
+            "the re-read position has other legal moves: {tb:?} instead of {ta:?}"
+        ));
     }
     Ok(())
 }
@@ -174,7 +216,9 @@ fn check_chances<T: Game>(game: &T, chances: &[Chance<T::ChanceOutcome>]) -> Res
     }
     let sum: u64 = chances.iter().map(|c| u64::from(c.weight)).sum();
     if sum != u64::from(total) {
-        return Err(format!("chance weights sum to {sum}, not the total {total}"));
+        return Err(format!(
+            "chance weights sum to {sum}, not the total {total}"
+        ));
     }
     for (i, c) in chances.iter().enumerate() {
         if chances[..i].iter().any(|d| d.outcome == c.outcome) {
@@ -183,7 +227,9 @@ fn check_chances<T: Game>(game: &T, chances: &[Chance<T::ChanceOutcome>]) -> Res
     }
     let sample = game.sample_chance();
     if !chances.iter().any(|c| c.outcome == sample) {
-        return Err(format!("the game's own sample {sample:?} is not among its listed outcomes"));
+        return Err(format!(
+            "the game's own sample {sample:?} is not among its listed outcomes"
+        ));
     }
     Ok(())
 }

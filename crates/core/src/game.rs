@@ -118,7 +118,8 @@ pub trait Game: Clone + Send + Sync + Display + 'static {
     /// The move in standard notation, as a `String` (not for hot paths).
     fn move_text(&self, mv: Self::Move) -> String {
         let mut s = String::new();
-        self.write_move(mv, &mut s).expect("writing to a String cannot fail");
+        self.write_move(mv, &mut s)
+            .expect("writing to a String cannot fail");
         s
     }
 

@@ -93,9 +93,15 @@ impl GameResult {
         let seats = (0..num_seats)
             .map(|i| {
                 if i == winner.index() {
-                    SeatOutcome { rank: 1.0, score: 1.0 }
+                    SeatOutcome {
+                        rank: 1.0,
+                        score: 1.0,
+                    }
                 } else {
-                    SeatOutcome { rank: loser_rank, score: 0.0 }
+                    SeatOutcome {
+                        rank: loser_rank,
+                        score: 0.0,
+                    }
                 }
             })
             .collect();
@@ -107,16 +113,27 @@ impl GameResult {
     pub fn draw(num_seats: usize, survivors: &[Seat], reason: EndReason) -> Self {
         let n = survivors.len().max(1);
         let shared_rank = (1 + n) as f32 / 2.0;
-        let mut seats = vec![SeatOutcome { rank: num_seats as f32, score: 0.0 }; num_seats];
+        let mut seats = vec![
+            SeatOutcome {
+                rank: num_seats as f32,
+                score: 0.0
+            };
+            num_seats
+        ];
         for s in survivors {
-            seats[s.index()] = SeatOutcome { rank: shared_rank, score: 1.0 / n as f32 };
+            seats[s.index()] = SeatOutcome {
+                rank: shared_rank,
+                score: 1.0 / n as f32,
+            };
         }
         GameResult { reason, seats }
     }
 
     /// The single winner, if there is one.
     pub fn winner(&self) -> Option<Seat> {
-        let winners: Vec<usize> = (0..self.seats.len()).filter(|&i| self.seats[i].rank == 1.0).collect();
+        let winners: Vec<usize> = (0..self.seats.len())
+            .filter(|&i| self.seats[i].rank == 1.0)
+            .collect();
         match winners.as_slice() {
             [w] => Some(Seat(*w as u8)),
             _ => None,
@@ -126,5 +143,57 @@ impl GameResult {
     /// Whether no single seat won.
     pub fn is_draw(&self) -> bool {
         self.winner().is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_win_gives_the_winner_everything() {
+        let r = GameResult::win(2, Seat(1), EndReason::Checkmate);
+        assert_eq!(
+            r.seats[1],
+            SeatOutcome {
+                rank: 1.0,
+                score: 1.0
+            }
+        );
+        assert_eq!(
+            r.seats[0],
+            SeatOutcome {
+                rank: 2.0,
+                score: 0.0
+            }
+        );
+        assert_eq!(r.winner(), Some(Seat(1)));
+        // Four seats, one winner: the other three share places 2..4, rank 3.
+        let r = GameResult::win(4, Seat(2), EndReason::Elimination);
+        assert_eq!(r.seats[0].rank, 3.0);
+        assert!(!r.is_draw());
+    }
+
+    #[test]
+    fn a_draw_shares_rank_and_score_among_survivors() {
+        let r = GameResult::draw(2, &[Seat(0), Seat(1)], EndReason::Repetition);
+        assert_eq!(
+            r.seats[0],
+            SeatOutcome {
+                rank: 1.5,
+                score: 0.5
+            }
+        );
+        assert!(r.is_draw());
+        // Ludii's four-seat turn-limit draws: two survivors share places 1 and 2.
+        let r = GameResult::draw(4, &[Seat(1), Seat(2)], EndReason::MoveLimit);
+        assert_eq!(
+            r.seats[1],
+            SeatOutcome {
+                rank: 1.5,
+                score: 0.5
+            }
+        );
+        assert_eq!(r.seats[0].score, 0.0);
     }
 }

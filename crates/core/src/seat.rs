@@ -6,7 +6,9 @@ use std::fmt;
 pub const MAX_SEATS: usize = 4;
 
 /// A player's place at the table, numbered from 0 in the ruleset's seat order.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Seat(pub u8);
 
 impl Seat {
