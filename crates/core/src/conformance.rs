@@ -3,7 +3,7 @@
 //!
 //! At every position of every playout it checks that the position string round-trips (same
 //! string, same hash, same legal moves), that the incremental hash equals a recomputed one,
-//! that every listed move is printed in notation that parses back to that same move, that a
+//! that every listed move and chance outcome is printed in notation that reads back as itself, that a
 //! seat to move always has a move (passes are moves), and that chance outcomes are distinct
 //! with probabilities summing to one and include the game's own sample. Every game must end
 //! with a result within the ply cap.
@@ -223,6 +223,13 @@ fn check_chances<T: Game>(game: &T, chances: &[Chance<T::ChanceOutcome>]) -> Res
     for (i, c) in chances.iter().enumerate() {
         if chances[..i].iter().any(|d| d.outcome == c.outcome) {
             return Err(format!("chance outcome {:?} is listed twice", c.outcome));
+        }
+        let text = c.outcome.to_string();
+        if text.parse::<T::ChanceOutcome>().ok() != Some(c.outcome) {
+            return Err(format!(
+                "chance outcome {:?} prints as `{text}`, which does not read back as itself",
+                c.outcome
+            ));
         }
     }
     let sample = game.sample_chance();

@@ -5,6 +5,7 @@ use crate::{GameResult, MoveBuffer, Seat};
 use std::error::Error;
 use std::fmt::{self, Debug, Display};
 use std::hash::Hash;
+use std::str::FromStr;
 use std::sync::Arc;
 
 /// Whose turn it is.
@@ -63,8 +64,9 @@ pub trait Ruleset: Send + Sync + 'static {
 pub trait Game: Clone + Send + Sync + Display + 'static {
     /// A move of a seat.
     type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
-    /// The outcome of a chance event (a dice roll); games without chance use [`NoChance`].
-    type ChanceOutcome: Copy + Eq + Debug + Send + Sync + 'static;
+    /// The outcome of a chance event (a dice roll like `6-4-1`), printed and read back in
+    /// records; games without chance use [`NoChance`].
+    type ChanceOutcome: Copy + Eq + Debug + Display + FromStr + Send + Sync + 'static;
     /// The buffer legal moves are written into.
     type MoveList: MoveBuffer<Self::Move> + Send;
     /// What went wrong reading or playing a move.
@@ -140,6 +142,24 @@ pub trait Game: Clone + Send + Sync + Display + 'static {
 /// The chance outcome of games that have no chance events.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NoChance {}
+
+impl Display for NoChance {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}
+
+/// Reading a chance outcome in a game that has none.
+#[derive(Debug, thiserror::Error)]
+#[error("this game has no chance events, so `{0}` cannot be one")]
+pub struct NoChanceError(pub String);
+
+impl FromStr for NoChance {
+    type Err = NoChanceError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Err(NoChanceError(s.to_string()))
+    }
+}
 
 /// Applies a move given in text, for front ends: parse (which checks legality), then play.
 pub fn play_text<G: Game>(game: &mut G, text: &str) -> Result<G::Move, G::MoveError> {

@@ -11,7 +11,7 @@ mod movelist;
 mod outcome;
 mod seat;
 
-pub use game::{play_text, Chance, Game, NoChance, Ruleset, Turn};
+pub use game::{play_text, Chance, Game, NoChance, NoChanceError, Ruleset, Turn};
 pub use movelist::{MoveBuffer, MoveList};
 pub use outcome::{EndReason, GameResult, SeatOutcome};
 pub use seat::{Seat, MAX_SEATS};
