@@ -1,0 +1,75 @@
+//! What a game tells the search beyond its rules: how good a position looks and which moves
+//! are sharp. A family implements [`Heuristic`] for its game type; `libro-ai` then gives
+//! every ruleset of that family all its players (alpha-beta, multi-player, chance search).
+
+use crate::{Game, MoveBuffer, Seat};
+
+/// The largest static value [`Heuristic::evaluate`] should return, in either direction.
+/// The search clamps to it, keeping every evaluation below the scores of finished games.
+pub const EVAL_LIMIT: i32 = 100_000;
+
+/// The game knowledge the search uses: a static evaluation and the tactical moves.
+///
+/// Units are centi-units: a pawn is about 100 in chess; a tables game should scale its
+/// equity the same way (a game won outright is worth far more than any evaluation; the
+/// search scores finished games itself from [`Game::result`]).
+///
+/// How the searches read it:
+/// - **two seats** (alpha-beta): `evaluate(Seat(0))`, negated for seat 1, so a two-seat
+///   evaluation should be zero-sum (`evaluate(a) == -evaluate(b)`);
+/// - **more seats**, paranoid: `evaluate(root)` where `root` is the seat choosing the move;
+///   max^n: [`Heuristic::evaluate_all`];
+/// - **quiescence**: at the depth horizon only [`Heuristic::tactical_moves`] are searched
+///   (all legal moves when [`Heuristic::in_check`]), so the horizon falls on quiet positions;
+/// - **move ordering**: tactical moves first, by [`Heuristic::order_score`].
+///
+/// `evaluate` is called on positions where a seat or chance is to move, never on finished
+/// games. At a chance turn (dice not yet rolled) it should value the position over all the
+/// rolls to come; at a seat's turn the roll is known and may be used.
+pub trait Heuristic: Game {
+    /// Static value of the position for `seat` (higher is better for it), in centi-units
+    /// within ±[`EVAL_LIMIT`]. For several seats it says how well `seat` stands against
+    /// the others (its own material less theirs, say); an eliminated seat should get less
+    /// than any live one.
+    fn evaluate(&self, seat: Seat) -> i32;
+
+    /// Writes `evaluate` for every seat into `out[..num_seats]` (max^n needs all of them).
+    /// Override when the values share work (one pass over the board for all seats).
+    fn evaluate_all(&self, out: &mut [i32]) {
+        for (i, v) in out.iter_mut().enumerate().take(self.num_seats()) {
+            *v = self.evaluate(Seat(i as u8));
+        }
+    }
+
+    /// Whether a legal move of the seat to move is tactical: it changes the material or the
+    /// race at once (a capture, a promotion, a hit), so a static value before it is not to
+    /// be trusted. Tactical moves are searched in quiescence and ordered first.
+    fn is_tactical(&self, mv: Self::Move) -> bool;
+
+    /// Move-ordering score of a legal move, higher first (MVV-LVA for captures, a gain in
+    /// the race for tables). Only compared between moves of the same position.
+    fn order_score(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
+    /// Writes the tactical legal moves into `out` (clearing it first). The default filters
+    /// [`Game::legal_moves`] by [`Heuristic::is_tactical`]; a family that can generate
+    /// captures directly should override it: quiescence calls it at every horizon node.
+    fn tactical_moves(&self, out: &mut Self::MoveList) {
+        let mut all = Self::MoveList::default();
+        self.legal_moves(&mut all);
+        out.clear();
+        for &mv in all.as_slice() {
+            if self.is_tactical(mv) {
+                out.push(mv);
+            }
+        }
+    }
+
+    /// Whether the seat to move is in check (or another threat a static value cannot
+    /// stand on). Quiescence then searches every legal move instead of standing pat, and
+    /// the main search extends the line by a ply, so mates at the horizon are seen.
+    fn in_check(&self) -> bool {
+        false
+    }
+}
