@@ -1,1 +1,35 @@
-//! Search for every libro game.
+//! Search for every libro game, through the [`libro_core::Game`] interface and the game's
+//! [`libro_core::Heuristic`] only, so that every ruleset, present or future, gets an AI
+//! without new code.
+//!
+//! - **Two seats**: alpha-beta (negamax, iterative deepening, principal variation search,
+//!   transposition table, quiescence over tactical moves, check extension, late move
+//!   reductions; ordering by table move, tactical score, killers and history).
+//! - **Three or more seats**: paranoid alpha-beta (the seat to move against the rest) by
+//!   default, max^n on request ([`MultiSearch`]). Paranoid was chosen by measurement: on
+//!   the four-seat toy game of the tests (light-cycles on a small grid) it beat max^n at
+//!   equal node budgets (see `tests/multiplayer.rs`).
+//! - **Chance**: expectimax over [`libro_core::Game::chance_outcomes`], with Star1 cuts in
+//!   alpha-beta.
+//! - **Players**: [`PlayerSpec`] (`random`, `greedy`, `ai:1`..`ai:8`, `ai:movetime=500`,
+//!   `ai:nodes=100000`, `,seed=N`) and [`choose_move`], or a [`Player`] kept for a game.
+//! - **Matches**: [`play_match`] on several threads, with [`GameRecord`]s that [`replay`]
+//!   exactly and a [`MatchReport`] (score, 95% interval, Elo).
+
+mod alphabeta;
+mod arena;
+mod limits;
+mod maxn;
+mod ordering;
+mod player;
+mod score;
+mod search;
+mod stats;
+mod tt;
+
+pub use arena::{a_score, a_seats, play_game, play_match, replay, GameRecord, MatchConfig, MatchOutcome, Ply, ReplayError};
+pub use limits::{Clock, Control, Limits, TimeBudget, CLOCK_OVERHEAD};
+pub use player::{choose_move, AiSettings, ChooseError, Choice, LevelParams, Player, PlayerKind, PlayerSpec, SpecError, LEVELS, MAX_LEVEL};
+pub use score::{Score, MATE, MATE_BOUND, MAX_PLY};
+pub use search::{pv_text, MultiSearch, SearchConfig, SearchInfo, SearchResult, Searcher, UnknownSearch};
+pub use stats::{elo_from_score, MatchReport};

@@ -1,0 +1,581 @@
+//! Alpha-beta for two sides: two seats, or (paranoid) the seat to move against all others.
+//!
+//! Negamax with iterative deepening, principal variation search, a transposition table,
+//! quiescence over tactical moves, check extensions, late move reductions, and move
+//! ordering by table move, tactical score, killers and history. Chance events are averaged
+//! over their outcomes with Star1 pruning (Ballard's *-minimax), using ±[`MATE`] as the
+//! bounds on a child's value.
+//!
+//! Values are always from one *side*'s view: side 0 is the anchor seat's side (seat 0 for
+//! two seats; the root seat when paranoid), side 1 everyone else. A node whose mover is on
+//! the other side flips the window and the sign, so turn order need not alternate (passes,
+//! a seat moving twice, a coalition of three).
+
+use crate::limits::{Control, Limits, Stopper};
+use crate::ordering::{History, Killers, HISTORY_MAX};
+use crate::score::{from_table, terminal_value, to_table, Score, INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::search::{SearchInfo, SearchResult};
+use crate::tt::{Bound, Table};
+use arrayvec::ArrayVec;
+use libro_core::{Chance, Heuristic, MoveBuffer, Seat, Turn, EVAL_LIMIT};
+use std::mem;
+
+/// Ordering tiers: the table move, then tactical moves, then killers, then the rest.
+const TT_MOVE: i32 = 1 << 30;
+const TACTICAL: i32 = 1 << 28;
+const KILLER: i32 = 1 << 27;
+/// `order_score` is clamped to this so tiers never mix.
+const ORDER_CLAMP: i32 = 1 << 24;
+/// Quiescence follows at most this many plies past the horizon.
+const MAX_QDEPTH: u32 = 16;
+/// Within this many plies past the horizon a seat in check searches all its evasions.
+const QCHECK_DEPTH: u32 = 4;
+/// Keys of paranoid searches differ by root seat, so their values never mix in the table.
+const PARANOID_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// A move in a node's list: its ordering score and whether it is tactical.
+type Scored<M> = (i32, bool, M);
+
+pub(crate) struct AlphaBeta<G: Heuristic> {
+    hash_mb: usize,
+    tt: Option<Table<G::Move>>,
+    history: History,
+    killers: Killers<G::Move>,
+    /// Triangular principal-variation table: `pv[ply]` is the best line from `ply`.
+    pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
+    /// Per-ply move lists, reused so nodes do not allocate.
+    lists: Vec<Vec<Scored<G::Move>>>,
+    chances: Vec<Vec<Chance<G::ChanceOutcome>>>,
+    stopper: Stopper,
+    anchor: Seat,
+    salt: u64,
+    root_depth: i32,
+    seldepth: usize,
+}
+
+impl<G: Heuristic> AlphaBeta<G> {
+    pub fn new(hash_mb: usize) -> Self {
+        AlphaBeta {
+            hash_mb,
+            tt: None,
+            history: History::new(),
+            killers: Killers::new(MAX_PLY + 1),
+            pv: (0..=MAX_PLY).map(|_| ArrayVec::new()).collect(),
+            lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            chances: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            stopper: Stopper::new(&Limits::default(), &Control::default()),
+            anchor: Seat(0),
+            salt: 0,
+            root_depth: 0,
+            seldepth: 0,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        if let Some(tt) = &mut self.tt {
+            tt.clear();
+        }
+        self.history = History::new();
+        self.killers.clear();
+    }
+
+    /// Sets up a search from `game`; returns the root's side and its legal moves.
+    fn prepare(&mut self, game: &G, limits: &Limits, control: &Control) -> Option<(u8, G::MoveList)> {
+        let Turn::Seat(root) = game.turn() else {
+            return None;
+        };
+        let paranoid = game.num_seats() > 2;
+        self.anchor = if paranoid { root } else { Seat(0) };
+        self.salt = if paranoid {
+            PARANOID_SALT.wrapping_mul(u64::from(root.0) + 1)
+        } else {
+            0
+        };
+        self.stopper = Stopper::new(limits, control);
+        let hash_mb = self.hash_mb;
+        self.tt.get_or_insert_with(|| Table::new(hash_mb)).new_search();
+        self.killers.clear();
+        self.history.age();
+        let mut moves = G::MoveList::default();
+        game.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return None;
+        }
+        Some((self.side_of(root), moves))
+    }
+
+    /// Iterative deepening from the root until a limit or the stop flag ends it.
+    pub fn think(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        control: &Control,
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> Option<SearchResult<G::Move>> {
+        let (side, moves) = self.prepare(game, limits, control)?;
+        let root_seat = game.seat_to_move()?;
+        let tt_move = self.tt.as_ref().and_then(|t| t.probe(game.hash() ^ self.salt)).and_then(|e| e.mv);
+        let mut scored: Vec<Scored<G::Move>> = moves
+            .as_slice()
+            .iter()
+            .map(|&mv| self.order(game, root_seat, mv, tt_move, 0))
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut root: Vec<G::Move> = scored.iter().map(|s| s.2).collect();
+
+        let fallback = root[0];
+        let mut result: Option<SearchResult<G::Move>> = None;
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        for depth in 1..=max_depth {
+            if depth > 1 && !self.stopper.may_deepen() {
+                break;
+            }
+            self.root_depth = depth as i32;
+            self.seldepth = 0;
+            let outcome = self.root_search(game, depth as i32, side, &mut root);
+            let Some((score, complete)) = outcome else {
+                break;
+            };
+            let pv: Vec<G::Move> = self.pv[0].to_vec();
+            let best = pv.first().copied().unwrap_or(root[0]);
+            let found = SearchResult {
+                best,
+                score: Score::from_internal(score),
+                depth: if complete { depth } else { depth - 1 },
+                seldepth: self.seldepth as u32,
+                nodes: self.stopper.nodes,
+                time: self.stopper.elapsed(),
+                pv,
+            };
+            if !complete {
+                // A stopped iteration still decided between the moves it finished.
+                result = Some(SearchResult {
+                    nodes: self.stopper.nodes,
+                    time: self.stopper.elapsed(),
+                    ..found
+                });
+                break;
+            }
+            on_info(&info(&found));
+            result = Some(found);
+            if score.abs() >= MATE_BOUND && MATE - score.abs() + 2 <= depth as i32 {
+                break;
+            }
+        }
+        Some(result.unwrap_or_else(|| SearchResult {
+            best: fallback,
+            score: Score::Cp(self.eval(game, side)),
+            depth: 0,
+            seldepth: 0,
+            nodes: self.stopper.nodes,
+            time: self.stopper.elapsed(),
+            pv: vec![fallback],
+        }))
+    }
+
+    /// One iteration at the root. Returns the best value and whether every move was
+    /// searched; `None` if stopped before the first move was (then nothing was learnt).
+    /// The best move is moved to the front of `root` for the next iteration.
+    fn root_search(&mut self, game: &G, depth: i32, side: u8, root: &mut [G::Move]) -> Option<(i32, bool)> {
+        if !self.stopper.enter() {
+            return None;
+        }
+        self.pv[0].clear();
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best_index = 0;
+        for i in 0..root.len() {
+            let mv = root[i];
+            let mut child = game.clone();
+            child.play(mv);
+            let mut v = if i == 0 {
+                self.search(&child, depth - 1, 1, alpha, beta, side)
+            } else {
+                let v = self.search(&child, depth - 1, 1, alpha, alpha + 1, side);
+                if v > alpha && !self.stopper.stopped {
+                    self.search(&child, depth - 1, 1, alpha, beta, side)
+                } else {
+                    v
+                }
+            };
+            if self.stopper.stopped {
+                if i == 0 {
+                    return None;
+                }
+                root[..=best_index].rotate_right(1);
+                return Some((alpha, false));
+            }
+            if i == 0 {
+                v = v.max(-INF + 1);
+            }
+            if v > alpha {
+                alpha = v;
+                best_index = i;
+                self.update_pv(0, mv);
+            }
+        }
+        root[..=best_index].rotate_right(1);
+        Some((alpha, true))
+    }
+
+    /// Each legal move's value at `depth`, full window, from the seat to move's side.
+    pub fn root_values(&mut self, game: &G, depth: u32, limits: &Limits, control: &Control) -> Vec<(G::Move, i32)> {
+        let Some((side, moves)) = self.prepare(game, limits, control) else {
+            return Vec::new();
+        };
+        self.root_depth = depth as i32;
+        let mut out = Vec::with_capacity(moves.len());
+        for &mv in moves.as_slice() {
+            let mut child = game.clone();
+            child.play(mv);
+            let v = self.search(&child, depth as i32 - 1, 1, -INF, INF, side);
+            if self.stopper.stopped {
+                break;
+            }
+            out.push((mv, v));
+        }
+        out
+    }
+
+    #[inline]
+    fn side_of(&self, seat: Seat) -> u8 {
+        u8::from(seat != self.anchor)
+    }
+
+    #[inline]
+    fn eval(&self, game: &G, side: u8) -> i32 {
+        let v = game.evaluate(self.anchor).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        if side == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    fn terminal(&self, game: &G, side: u8, ply: usize) -> i32 {
+        let v = game.result().map_or(0, |r| terminal_value(&r, self.anchor, ply));
+        if side == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// The ordering score of a move for the node at `ply`.
+    #[inline]
+    fn order(&self, game: &G, mover: Seat, mv: G::Move, tt_move: Option<G::Move>, ply: usize) -> Scored<G::Move> {
+        let tactical = game.is_tactical(mv);
+        let score = if tt_move == Some(mv) {
+            TT_MOVE
+        } else if tactical {
+            TACTICAL + game.order_score(mv).clamp(-ORDER_CLAMP, ORDER_CLAMP)
+        } else {
+            match self.killers.rank(ply, mv) {
+                0 => self.history.get(mover, &mv) + game.order_score(mv).clamp(-ORDER_CLAMP, ORDER_CLAMP),
+                k => KILLER + k,
+            }
+        };
+        (score, tactical, mv)
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        let rest = &tail[0];
+        let room = line.remaining_capacity().min(rest.len());
+        line.extend(rest[..room].iter().copied());
+    }
+
+    /// The value of `game` for `side`, searched `depth` plies deep, within (alpha, beta)
+    /// (fail-soft: a value outside the window is a bound).
+    fn search(&mut self, game: &G, mut depth: i32, ply: usize, mut alpha: i32, mut beta: i32, side: u8) -> i32 {
+        let turn = game.turn();
+        if let Turn::Seat(s) = turn {
+            let mover_side = self.side_of(s);
+            if mover_side != side {
+                return -self.search(game, depth, ply, -beta, -alpha, mover_side);
+            }
+            if depth <= 0 {
+                return self.quiesce(game, ply, alpha, beta, side, 0);
+            }
+        }
+        if !self.stopper.enter() {
+            return 0;
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        let mover = match turn {
+            Turn::Over => return self.terminal(game, side, ply),
+            Turn::Chance if depth <= 0 => return self.eval(game, side),
+            Turn::Chance => return self.chance(game, depth, ply, alpha, beta, side),
+            Turn::Seat(s) => s,
+        };
+        if ply >= MAX_PLY - 1 {
+            return self.eval(game, side);
+        }
+
+        // No line from here can beat a win on the next ply or lose faster than the next ply.
+        alpha = alpha.max(-(MATE - ply as i32 - 1));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let pv_node = beta - alpha > 1;
+        let alpha_orig = alpha;
+        let key = game.hash() ^ self.salt;
+        let mut tt_move = None;
+        if let Some(e) = self.tt.as_ref().and_then(|t| t.probe(key)) {
+            tt_move = e.mv;
+            if !pv_node && i32::from(e.depth) >= depth {
+                let s = from_table(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let in_check = game.in_check();
+        if in_check && ply < 2 * self.root_depth as usize {
+            depth += 1;
+        }
+
+        let mut moves = G::MoveList::default();
+        game.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return self.eval(game, side);
+        }
+        let mut list = mem::take(&mut self.lists[ply]);
+        list.clear();
+        for &mv in moves.as_slice() {
+            list.push(self.order(game, mover, mv, tt_move, ply));
+        }
+
+        let mut best = -INF;
+        let mut best_move = None;
+        for i in 0..list.len() {
+            pick_next(&mut list, i);
+            let (order, tactical, mv) = list[i];
+            let mut child = game.clone();
+            child.play(mv);
+            let v = if i == 0 {
+                self.search(&child, depth - 1, ply + 1, alpha, beta, side)
+            } else {
+                let quiet_late = !tactical && !in_check && order < KILLER && i >= 3;
+                let r = if depth >= 3 && quiet_late {
+                    if depth >= 5 && i >= 8 {
+                        2
+                    } else {
+                        1
+                    }
+                } else {
+                    0
+                };
+                let mut v = self.search(&child, depth - 1 - r, ply + 1, alpha, alpha + 1, side);
+                if v > alpha && r > 0 && !self.stopper.stopped {
+                    v = self.search(&child, depth - 1, ply + 1, alpha, alpha + 1, side);
+                }
+                if v > alpha && v < beta && !self.stopper.stopped {
+                    v = self.search(&child, depth - 1, ply + 1, alpha, beta, side);
+                }
+                v
+            };
+            if self.stopper.stopped {
+                self.lists[ply] = list;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(mv);
+                if v > alpha {
+                    alpha = v;
+                    self.update_pv(ply, mv);
+                    if v >= beta {
+                        if !tactical {
+                            let bonus = (depth * depth).min(HISTORY_MAX);
+                            self.killers.add(ply, mv);
+                            self.history.update(mover, &mv, bonus);
+                            for &(_, t, tried) in &list[..i] {
+                                if !t {
+                                    self.history.update(mover, &tried, -bonus);
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if let Some(tt) = &mut self.tt {
+            tt.store(key, best_move, to_table(best, ply), depth, bound);
+        }
+        best
+    }
+
+    /// A chance event: the probability-weighted mean of its outcomes, with Star1 cuts —
+    /// an outcome's window is narrowed to what could still move the mean across the
+    /// parent's window, taking the unsearched outcomes at their extremes (±MATE).
+    fn chance(&mut self, game: &G, depth: i32, ply: usize, alpha: i32, beta: i32, side: u8) -> i32 {
+        let mut outcomes = mem::take(&mut self.chances[ply]);
+        game.chance_outcomes(&mut outcomes);
+        if outcomes.is_empty() {
+            self.chances[ply] = outcomes;
+            return self.eval(game, side);
+        }
+        outcomes.sort_by(|a, b| b.weight.cmp(&a.weight));
+        let total = i64::from(outcomes[0].total);
+        let (lo, hi) = (-i64::from(MATE), i64::from(MATE));
+        let (alpha, beta) = (i64::from(alpha), i64::from(beta));
+        let mut sum: i64 = 0;
+        let mut remaining: i64 = outcomes.iter().map(|c| i64::from(c.weight)).sum();
+        let mut value = None;
+        for c in &outcomes {
+            let w = i64::from(c.weight);
+            remaining -= w;
+            // Bounds on this outcome's value that decide the whole event.
+            let a = (alpha * total - sum - hi * remaining).div_euclid(w);
+            let b = -((-(beta * total - sum - lo * remaining)).div_euclid(w));
+            if a >= hi {
+                value = Some(((sum + (w + remaining) * hi) / total) as i32);
+                break;
+            }
+            if b <= lo {
+                value = Some(((sum + (w + remaining) * lo) / total) as i32);
+                break;
+            }
+            let window = (a.max(-i64::from(INF)) as i32, b.min(i64::from(INF)) as i32);
+            let mut child = game.clone();
+            child.apply_chance(c.outcome);
+            let v = i64::from(self.search(&child, depth, ply + 1, window.0, window.1, side));
+            if self.stopper.stopped {
+                self.chances[ply] = outcomes;
+                return 0;
+            }
+            if v <= a {
+                value = Some((sum + w * v + hi * remaining).div_euclid(total) as i32);
+                break;
+            }
+            if v >= b {
+                value = Some(-((-(sum + w * v + lo * remaining)).div_euclid(total)) as i32);
+                break;
+            }
+            sum += w * v;
+        }
+        self.chances[ply] = outcomes;
+        self.pv[ply].clear();
+        value.unwrap_or_else(|| ((sum as f64) / total as f64).round() as i32)
+    }
+
+    /// Quiescence: stand pat on the static value, or try the tactical moves (every move
+    /// when in check, near the horizon) until the position is quiet.
+    fn quiesce(&mut self, game: &G, ply: usize, mut alpha: i32, beta: i32, side: u8, qdepth: u32) -> i32 {
+        let turn = game.turn();
+        if let Turn::Seat(s) = turn {
+            let mover_side = self.side_of(s);
+            if mover_side != side {
+                return -self.quiesce(game, ply, -beta, -alpha, mover_side, qdepth);
+            }
+        }
+        if !self.stopper.enter() {
+            return 0;
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        match turn {
+            Turn::Over => return self.terminal(game, side, ply),
+            Turn::Chance => return self.eval(game, side),
+            Turn::Seat(_) => {}
+        }
+        if ply >= MAX_PLY - 1 || qdepth >= MAX_QDEPTH {
+            return self.eval(game, side);
+        }
+        let evasions = qdepth < QCHECK_DEPTH && game.in_check();
+        let mut best = -INF;
+        if !evasions {
+            let stand = self.eval(game, side);
+            if stand >= beta {
+                return stand;
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+        }
+        let mut moves = G::MoveList::default();
+        if evasions {
+            game.legal_moves(&mut moves);
+        } else {
+            game.tactical_moves(&mut moves);
+        }
+        let mut list = mem::take(&mut self.lists[ply]);
+        list.clear();
+        for &mv in moves.as_slice() {
+            let tactical = !evasions || game.is_tactical(mv);
+            let score = game.order_score(mv).clamp(-ORDER_CLAMP, ORDER_CLAMP) + if tactical { TACTICAL } else { 0 };
+            list.push((score, tactical, mv));
+        }
+        for i in 0..list.len() {
+            pick_next(&mut list, i);
+            let mv = list[i].2;
+            let mut child = game.clone();
+            child.play(mv);
+            let v = self.quiesce(&child, ply + 1, alpha, beta, side, qdepth + 1);
+            if self.stopper.stopped {
+                self.lists[ply] = list;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        if best == -INF {
+            self.eval(game, side)
+        } else {
+            best
+        }
+    }
+}
+
+/// Brings the best-ordered move of `list[i..]` to position `i` (selection sort, one step:
+/// most nodes cut after a move or two, so sorting the whole list would be wasted).
+#[inline]
+fn pick_next<M: Copy>(list: &mut [Scored<M>], i: usize) {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if list[j].0 > list[best].0 {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+}
+
+pub(crate) fn info<M: Copy>(r: &SearchResult<M>) -> SearchInfo<M> {
+    let micros = r.time.as_micros().max(1);
+    SearchInfo {
+        depth: r.depth,
+        seldepth: r.seldepth,
+        score: r.score,
+        nodes: r.nodes,
+        nps: (u128::from(r.nodes) * 1_000_000 / micros) as u64,
+        time: r.time,
+        pv: r.pv.clone(),
+    }
+}

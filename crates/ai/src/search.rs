@@ -1,0 +1,201 @@
+//! The search front door: one [`Searcher`] per player, which picks the algorithm by the
+//! game's seat count, and the reports it gives (UCI-style `info`, the final result).
+
+use crate::alphabeta::AlphaBeta;
+use crate::limits::{Control, Limits};
+use crate::maxn::MaxN;
+use crate::score::Score;
+use libro_core::{Game, Heuristic};
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// What a search reports after each finished iteration (UCI `info`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo<M> {
+    /// The iteration's depth in plies of moves.
+    pub depth: u32,
+    /// The deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// From the seat to move's side.
+    pub score: Score,
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    pub time: Duration,
+    /// The expected line, up to the first chance event or the horizon.
+    pub pv: Vec<M>,
+}
+
+impl<M: Copy> SearchInfo<M> {
+    /// The UCI line: `info depth 6 seldepth 11 score cp 35 nodes 52311 nps 812000 time 64 pv ...`,
+    /// moves in the game's notation.
+    pub fn uci<G: Game<Move = M>>(&self, game: &G) -> String {
+        let mut s = format!(
+            "info depth {} seldepth {} score {} nodes {} nps {} time {}",
+            self.depth,
+            self.seldepth,
+            self.score,
+            self.nodes,
+            self.nps,
+            self.time.as_millis()
+        );
+        let pv = pv_text(game, &self.pv);
+        if !pv.is_empty() {
+            s.push_str(" pv");
+            for m in pv {
+                let _ = write!(s, " {m}");
+            }
+        }
+        s
+    }
+}
+
+/// Writes a line of moves from `game` in the game's notation, each in its own position.
+pub fn pv_text<G: Game>(game: &G, pv: &[G::Move]) -> Vec<String> {
+    let mut g = game.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for &mv in pv {
+        if g.seat_to_move().is_none() {
+            break;
+        }
+        out.push(g.move_text(mv));
+        g.play(mv);
+    }
+    out
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// The move to play.
+    pub best: M,
+    /// Its value from the seat to move's side.
+    pub score: Score,
+    /// The last iteration that decided the move (0: none finished, the move is the first
+    /// in move order).
+    pub depth: u32,
+    pub seldepth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    pub time: Duration,
+    /// The expected line, starting with `best`.
+    pub pv: Vec<M>,
+}
+
+/// The search used for games of three or more seats.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MultiSearch {
+    /// The seat to move against a coalition of all the others: alpha-beta applies, so it
+    /// searches deeper. Chosen by measurement (see the crate documentation).
+    #[default]
+    Paranoid,
+    /// Every seat maximises its own value (max^n): truer to the game, but no pruning.
+    MaxN,
+}
+
+impl fmt::Display for MultiSearch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MultiSearch::Paranoid => "paranoid",
+            MultiSearch::MaxN => "maxn",
+        })
+    }
+}
+
+/// Reading a multi-player search name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown search `{0}`: expected `paranoid` or `maxn`")]
+pub struct UnknownSearch(pub String);
+
+impl FromStr for MultiSearch {
+    type Err = UnknownSearch;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "paranoid" => Ok(MultiSearch::Paranoid),
+            "maxn" => Ok(MultiSearch::MaxN),
+            _ => Err(UnknownSearch(s.to_string())),
+        }
+    }
+}
+
+/// How a [`Searcher`] is built.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// Transposition table size in megabytes (allocated on the first search).
+    pub hash_mb: usize,
+    /// The search for three or more seats.
+    pub multi: MultiSearch,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            hash_mb: 16,
+            multi: MultiSearch::default(),
+        }
+    }
+}
+
+/// A search with its memory (transposition table, history, killers), kept from move to
+/// move of one game. Two seats: alpha-beta; more: [`MultiSearch`]; chance events are
+/// averaged over their outcomes in both (expectimax, with Star1 pruning in alpha-beta).
+pub struct Searcher<G: Heuristic> {
+    config: SearchConfig,
+    alphabeta: AlphaBeta<G>,
+    maxn: MaxN<G>,
+}
+
+impl<G: Heuristic> Searcher<G> {
+    pub fn new(config: SearchConfig) -> Self {
+        Searcher {
+            config,
+            alphabeta: AlphaBeta::new(config.hash_mb),
+            maxn: MaxN::new(),
+        }
+    }
+
+    pub fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    /// Searches the position within the limits; `None` if no seat is to move.
+    pub fn search(&mut self, game: &G, limits: &Limits, control: &Control) -> Option<SearchResult<G::Move>> {
+        self.search_with_info(game, limits, control, &mut |_| {})
+    }
+
+    /// As [`Searcher::search`], calling `on_info` after every finished iteration.
+    pub fn search_with_info(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        control: &Control,
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> Option<SearchResult<G::Move>> {
+        if self.uses_maxn(game) {
+            self.maxn.think(game, limits, control, on_info)
+        } else {
+            self.alphabeta.think(game, limits, control, on_info)
+        }
+    }
+
+    /// The value of every legal move searched `depth` plies deep with a full window, from
+    /// the seat to move's side (for the weaker levels, which then err on purpose). Empty if
+    /// no seat is to move; shorter if the search was stopped.
+    pub fn root_values(&mut self, game: &G, depth: u32, limits: &Limits, control: &Control) -> Vec<(G::Move, i32)> {
+        if self.uses_maxn(game) {
+            self.maxn.root_values(game, depth, limits, control)
+        } else {
+            self.alphabeta.root_values(game, depth, limits, control)
+        }
+    }
+
+    /// Forgets everything learnt (for a new game).
+    pub fn clear(&mut self) {
+        self.alphabeta.clear();
+    }
+
+    fn uses_maxn(&self, game: &G) -> bool {
+        game.num_seats() > 2 && self.config.multi == MultiSearch::MaxN
+    }
+}
