@@ -1,0 +1,573 @@
+//! Move generation: the single-die steps of the player on roll, the distinct full-turn plays
+//! (one per resulting position, as gnubg counts them), and falla detection.
+
+use crate::board::Board;
+use crate::dice::{Dice, MAX_DICE};
+use crate::notation::{Play, Step, BAR, OFF};
+use crate::rules::{BearOff, TablesRules};
+use libro_core::MoveBuffer;
+use std::cell::RefCell;
+use std::fmt;
+
+/// The most distinct plays a roll of three dice can have, so a fixed buffer never overflows.
+///
+/// A play's result is fixed by the multiset of (start point, die) of its steps (each landing
+/// hits whatever lone opposing checker stood there). With three different dice and at most
+/// 15 occupied points: 15³ plays move three checkers from occupied points, 6 × 15² plays
+/// move one checker on with a second die (6 ordered die pairs), and 6 × 15 take one checker
+/// through all three dice: 3375 + 1350 + 90 = 4815. Doubles and triples give fewer.
+pub const MAX_PLAYS: usize = 4815;
+
+/// The move list of a tables game: up to [`MAX_PLAYS`] plays, no allocation.
+pub type PlayList = arrayvec::ArrayVec<Play, MAX_PLAYS>;
+
+/// Why one die cannot move a checker from a point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    /// No checker of the mover stands there.
+    NoChecker { from: u8 },
+    /// A checker on the bar must enter first.
+    BarFirst { on_bar: u8 },
+    /// The landing point is closed by opposing checkers.
+    Closed { to: u8, count: u8 },
+    /// Bearing off needs every checker in the home table.
+    NotHome { outside: u8, home: u8 },
+    /// Under exact bearing off the die must match the point.
+    Exact { from: u8, die: u8 },
+    /// A die higher than the point bears off only from the highest occupied point.
+    HigherChecker { from: u8, die: u8, highest: u8 },
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Illegal::NoChecker { from: BAR } => write!(f, "you have no checker on the bar"),
+            Illegal::NoChecker { from } => write!(f, "you have no checker on point {from}"),
+            Illegal::BarFirst { on_bar } => {
+                write!(f, "you have {on_bar} checker{} on the bar, which must enter before any other checker moves", if on_bar == 1 { "" } else { "s" })
+            }
+            Illegal::Closed { to, count } => write!(f, "point {to} is closed: the opponent has {count} checker{} there", if count == 1 { "" } else { "s" }),
+            Illegal::NotHome { outside, home } => write!(
+                f,
+                "you may bear off only with all your checkers in your home table (points 1-{home}), and {outside} {} outside it",
+                if outside == 1 { "is" } else { "are" }
+            ),
+            Illegal::Exact { from, die } => write!(f, "bearing off is exact here: a {die} bears off only from point {die}, not {from}"),
+            Illegal::HigherChecker { from, die, highest } => {
+                write!(f, "a {die} bears off from point {from} only if no checker stands higher, and you have one on point {highest}")
+            }
+        }
+    }
+}
+
+/// The player on roll's side of the board during a turn, kept as bit masks for speed.
+#[derive(Clone, Debug)]
+pub(crate) struct Mover {
+    pub me: [u8; 26],
+    /// Own points 1–25 (25 = bar) holding a checker.
+    occ: u32,
+    /// Own points closed by the opponent.
+    closed: u32,
+    /// Own points holding a lone opposing checker that may be hit (and has not been yet).
+    blots: u32,
+    /// Bits of points outside the home table, the bar included.
+    outside: u32,
+    /// The resulting position, exactly: own counts on points 1–25 (4 bits each) and the hit
+    /// points (bits 100–123).
+    pub key: u128,
+    checkers: u8,
+    home: u8,
+    exact: bool,
+    enter_first: bool,
+    /// The opponent's checkers on each of the mover's points, for explanations.
+    opp: [u8; 25],
+}
+
+const HIT_SHIFT: u32 = 100;
+
+impl Mover {
+    pub fn new(rules: &TablesRules, board: &Board, seat: usize) -> Mover {
+        let me = *board.counts(seat);
+        let mut occ = 0u32;
+        let mut key = 0u128;
+        for p in 1..=usize::from(BAR) {
+            if me[p] > 0 {
+                occ |= 1 << p;
+            }
+            key |= u128::from(me[p]) << (4 * (p - 1));
+        }
+        let mut closed = 0u32;
+        let mut blots = 0u32;
+        let mut opp = [0u8; 25];
+        for p in 1..25 {
+            let n = board.count(1 - seat, rules.cross[seat][p]);
+            opp[p] = n;
+            if n >= 2 || (n == 1 && !rules.hitting) {
+                closed |= 1 << p;
+            } else if n == 1 {
+                blots |= 1 << p;
+            }
+        }
+        let outside = ((1u32 << 26) - 1) & !((2u32 << rules.home) - 1);
+        Mover {
+            me,
+            occ,
+            closed,
+            blots,
+            outside,
+            key,
+            checkers: rules.checkers,
+            home: rules.home,
+            exact: rules.bear_off == BearOff::Exact,
+            enter_first: rules.enter_first,
+            opp,
+        }
+    }
+
+    /// Whether every checker is borne off.
+    #[inline]
+    pub fn all_off(&self) -> bool {
+        self.me[usize::from(OFF)] == self.checkers
+    }
+
+    /// The points a die may move a checker from right now (the bar alone while it is occupied).
+    #[inline]
+    fn sources(&self) -> u32 {
+        if self.enter_first && self.me[usize::from(BAR)] > 0 {
+            1 << BAR
+        } else {
+            self.occ
+        }
+    }
+
+    /// Where a checker from `from` lands with `die` (0 = borne off), if it may; `from` must
+    /// hold a checker and be a source.
+    #[inline]
+    fn target(&self, from: u8, die: u8) -> Option<u8> {
+        if from > die {
+            let to = from - die;
+            (self.closed >> to & 1 == 0).then_some(to)
+        } else if self.occ & self.outside != 0 {
+            None
+        } else if from == die || (!self.exact && self.occ >> (from + 1) == 0) {
+            Some(OFF)
+        } else {
+            None
+        }
+    }
+
+    /// Like [`Mover::target`] for any point, saying why not.
+    pub fn explain(&self, from: u8, die: u8) -> Result<u8, Illegal> {
+        if !(1..=BAR).contains(&from) || self.me[usize::from(from)] == 0 {
+            return Err(Illegal::NoChecker { from });
+        }
+        if self.sources() >> from & 1 == 0 {
+            return Err(Illegal::BarFirst {
+                on_bar: self.me[usize::from(BAR)],
+            });
+        }
+        match self.target(from, die) {
+            Some(to) => Ok(to),
+            None if from > die => Err(Illegal::Closed {
+                to: from - die,
+                count: self.opp[usize::from(from - die)],
+            }),
+            None if self.occ & self.outside != 0 => {
+                let outside = (usize::from(self.home) + 1..=usize::from(BAR))
+                    .map(|p| self.me[p])
+                    .sum();
+                Err(Illegal::NotHome {
+                    outside,
+                    home: self.home,
+                })
+            }
+            None if self.exact => Err(Illegal::Exact { from, die }),
+            None => Err(Illegal::HigherChecker {
+                from,
+                die,
+                highest: (31 - self.occ.leading_zeros()) as u8,
+            }),
+        }
+    }
+
+    /// Whether landing on `to` hits a lone opposing checker.
+    #[inline]
+    pub fn would_hit(&self, to: u8) -> bool {
+        to != OFF && self.blots >> to & 1 == 1
+    }
+
+    /// Moves a checker from `from` to `to`; returns whether it hit.
+    #[inline]
+    pub fn apply(&mut self, from: u8, to: u8) -> bool {
+        let f = usize::from(from);
+        self.me[f] -= 1;
+        if self.me[f] == 0 {
+            self.occ &= !(1 << from);
+        }
+        self.key -= 1 << (4 * (f - 1));
+        let t = usize::from(to);
+        self.me[t] += 1;
+        if to == OFF {
+            return false;
+        }
+        self.occ |= 1 << to;
+        self.key += 1 << (4 * (t - 1));
+        let hit = self.blots >> to & 1 == 1;
+        if hit {
+            self.blots &= !(1 << to);
+            self.key |= 1 << (HIT_SHIFT + u32::from(to) - 1);
+        }
+        hit
+    }
+
+    /// Takes back [`Mover::apply`].
+    #[inline]
+    pub fn undo(&mut self, from: u8, to: u8, hit: bool) {
+        let t = usize::from(to);
+        self.me[t] -= 1;
+        if to != OFF {
+            if self.me[t] == 0 {
+                self.occ &= !(1 << to);
+            }
+            self.key -= 1 << (4 * (t - 1));
+            if hit {
+                self.blots |= 1 << to;
+                self.key &= !(1 << (HIT_SHIFT + u32::from(to) - 1));
+            }
+        }
+        let f = usize::from(from);
+        self.me[f] += 1;
+        self.occ |= 1 << from;
+        self.key += 1 << (4 * (f - 1));
+    }
+
+    /// Depth-first search over the dice in `order`: every sequence of legal steps, ending
+    /// when the dice are used up, when every checker is off, or when no die can be played.
+    ///
+    /// Two dice of the same value played one after the other are tried only from a point
+    /// no higher than the one before: the other order reaches the same positions, and
+    /// moving the higher checker first is never less legal. Returns true if the sink stops.
+    fn search<S: Sink>(
+        &mut self,
+        order: &[u8],
+        depth: usize,
+        prev_from: u8,
+        steps: &mut [Step; MAX_DICE],
+        sink: &mut S,
+    ) -> bool {
+        if depth == order.len() || self.all_off() {
+            return sink.complete(self, &steps[..depth]);
+        }
+        let die = order[depth];
+        let mut sources = self.sources();
+        if depth > 0 && order[depth - 1] == die {
+            sources &= (2u32 << prev_from) - 1;
+        }
+        let mut moved = false;
+        while sources != 0 {
+            let from = (31 - sources.leading_zeros()) as u8;
+            sources &= !(1 << from);
+            if let Some(to) = self.target(from, die) {
+                moved = true;
+                let hit = self.apply(from, to);
+                steps[depth] = Step::new(from, to, hit).expect("a generated step is well formed");
+                let stop = self.search(order, depth + 1, from, steps, sink);
+                self.undo(from, to, hit);
+                if stop {
+                    return true;
+                }
+            }
+        }
+        !moved && sink.dead_end(self, &steps[..depth])
+    }
+
+    /// Runs [`Mover::search`] for every distinct order of `dice`.
+    fn search_all<S: Sink>(&mut self, dice: &[u8], sink: &mut S) -> bool {
+        let mut steps = [Step::new(1, 0, false).expect("1/off is a step"); MAX_DICE];
+        let orders = orders(dice);
+        orders
+            .iter()
+            .any(|order| self.search(&order[..dice.len()], 0, BAR, &mut steps, sink))
+    }
+
+    /// Whether the remaining `dice` can all be played from here (or every checker borne off).
+    pub fn can_finish(&mut self, dice: &[u8]) -> bool {
+        dice.is_empty() || self.all_off() || self.search_all(dice, &mut Exists)
+    }
+
+    /// The resulting positions reachable with `dice` (all used, all off, or stuck), with the
+    /// dice each leaves unplayed.
+    pub fn reachable(&mut self, dice: &[u8]) -> Vec<(u128, usize)> {
+        let mut sink = Reach {
+            n: dice.len(),
+            out: Vec::new(),
+        };
+        if dice.is_empty() || self.all_off() {
+            sink.out.push((self.key, 0));
+        } else {
+            self.search_all(dice, &mut sink);
+        }
+        sink.out
+    }
+
+    /// The single-die steps open now: each distinct die value with each point it may move
+    /// from, with the landing point.
+    pub fn steps_now(&self, dice: &[u8]) -> Vec<(u8, u8, u8)> {
+        let mut out = Vec::new();
+        let mut dice = dice.to_vec();
+        dice.sort_unstable_by(|a, b| b.cmp(a));
+        dice.dedup();
+        let sources = self.sources();
+        for from in (1..=BAR).rev().filter(|&p| sources >> p & 1 == 1) {
+            for &die in &dice {
+                if let Some(to) = self.target(from, die) {
+                    out.push((die, from, to));
+                }
+            }
+        }
+        out
+    }
+
+    /// A random legal play, built die by die: each step is drawn among the single-die steps
+    /// after which the remaining dice can still all be played. Not uniform over plays; fast.
+    /// `None` if the dice cannot all be played (a falla).
+    pub fn random_play(&mut self, dice: &[u8], rng: &mut impl rand::Rng) -> Option<Play> {
+        let mut left: arrayvec::ArrayVec<u8, MAX_DICE> = dice.iter().copied().collect();
+        let mut play = Play::default();
+        let mut done: arrayvec::ArrayVec<(u8, u8, bool), MAX_DICE> = arrayvec::ArrayVec::new();
+        while !left.is_empty() && !self.all_off() {
+            let mut options: arrayvec::ArrayVec<(usize, u8, u8), 48> = arrayvec::ArrayVec::new();
+            let sources = self.sources();
+            let mut s = sources;
+            while s != 0 {
+                let from = (31 - s.leading_zeros()) as u8;
+                s &= !(1 << from);
+                for (i, &die) in left.iter().enumerate() {
+                    if left[..i].contains(&die) {
+                        continue;
+                    }
+                    if let Some(to) = self.target(from, die) {
+                        options.push((i, from, to));
+                    }
+                }
+            }
+            let mut chosen = None;
+            while !options.is_empty() {
+                let k = rng.gen_range(0..options.len());
+                let (i, from, to) = options.swap_remove(k);
+                let hit = self.apply(from, to);
+                let die = left.remove(i);
+                if self.can_finish(&left) {
+                    chosen = Some((from, to, hit));
+                    break;
+                }
+                left.insert(i, die);
+                self.undo(from, to, hit);
+            }
+            let Some((from, to, hit)) = chosen else {
+                for &(from, to, hit) in done.iter().rev() {
+                    self.undo(from, to, hit);
+                }
+                return None;
+            };
+            done.push((from, to, hit));
+            play.push(Step::new(from, to, hit).expect("a generated step is well formed"));
+        }
+        for &(from, to, hit) in done.iter().rev() {
+            self.undo(from, to, hit);
+        }
+        Some(play)
+    }
+}
+
+/// The distinct orders of up to three dice.
+fn orders(dice: &[u8]) -> arrayvec::ArrayVec<[u8; MAX_DICE], 6> {
+    match Dice::new(dice) {
+        Some(d) => d.orders(),
+        None => arrayvec::ArrayVec::new(),
+    }
+}
+
+/// What the search does with each sequence it finds.
+trait Sink {
+    /// A sequence that used every die or bore off every checker. Returns true to stop.
+    fn complete(&mut self, mover: &Mover, steps: &[Step]) -> bool;
+    /// A sequence after which no die can be played. Returns true to stop.
+    fn dead_end(&mut self, _mover: &Mover, _steps: &[Step]) -> bool {
+        false
+    }
+}
+
+/// Stops at the first complete sequence.
+struct Exists;
+
+impl Sink for Exists {
+    fn complete(&mut self, _: &Mover, _: &[Step]) -> bool {
+        true
+    }
+}
+
+/// Collects every reachable resulting position.
+struct Reach {
+    n: usize,
+    out: Vec<(u128, usize)>,
+}
+
+impl Sink for Reach {
+    fn complete(&mut self, mover: &Mover, steps: &[Step]) -> bool {
+        let left = if mover.all_off() {
+            0
+        } else {
+            self.n - steps.len()
+        };
+        self.out.push((mover.key, left));
+        false
+    }
+    fn dead_end(&mut self, mover: &Mover, steps: &[Step]) -> bool {
+        self.out.push((mover.key, self.n - steps.len()));
+        false
+    }
+}
+
+/// Collects one play per distinct resulting position. Under the falla only complete plays
+/// count; otherwise the plays using the most dice (a checker borne off last counts as all).
+struct Collect<'a, B: MoveBuffer<Play>> {
+    out: &'a mut B,
+    seen: &'a mut PlaySet,
+    all_dice: bool,
+    n: usize,
+    best: usize,
+}
+
+impl<B: MoveBuffer<Play>> Collect<'_, B> {
+    fn offer(&mut self, mover: &Mover, steps: &[Step], used: usize) {
+        if used < self.best {
+            return;
+        }
+        if used > self.best {
+            self.best = used;
+            self.out.clear();
+            self.seen.clear();
+        }
+        if self.seen.insert(mover.key) {
+            self.out
+                .push(Play::new(steps).expect("at most three steps"));
+        }
+    }
+}
+
+impl<B: MoveBuffer<Play>> Sink for Collect<'_, B> {
+    fn complete(&mut self, mover: &Mover, steps: &[Step]) -> bool {
+        self.offer(mover, steps, self.n);
+        false
+    }
+    fn dead_end(&mut self, mover: &Mover, steps: &[Step]) -> bool {
+        if !self.all_dice {
+            self.offer(mover, steps, steps.len());
+        }
+        false
+    }
+}
+
+const SET_BITS: u32 = 13;
+
+/// A set of resulting-position keys, cleared in O(1) by bumping a stamp.
+struct PlaySet {
+    keys: Vec<u128>,
+    stamps: Vec<u32>,
+    stamp: u32,
+}
+
+impl PlaySet {
+    fn new() -> PlaySet {
+        PlaySet {
+            keys: vec![0; 1 << SET_BITS],
+            stamps: vec![0; 1 << SET_BITS],
+            stamp: 1,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.stamps.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+    }
+
+    /// Inserts `key`; false if it was already there.
+    #[inline]
+    fn insert(&mut self, key: u128) -> bool {
+        let h = ((key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        let mask = (1usize << SET_BITS) - 1;
+        let mut i = (h >> (64 - SET_BITS)) as usize;
+        loop {
+            if self.stamps[i] != self.stamp {
+                self.stamps[i] = self.stamp;
+                self.keys[i] = key;
+                return true;
+            }
+            if self.keys[i] == key {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+thread_local! {
+    static SEEN: RefCell<PlaySet> = RefCell::new(PlaySet::new());
+}
+
+/// Writes the distinct plays of `seat` with `dice` into `out` (cleared first): one per
+/// resulting position. Under the falla rule every play uses all the dice (or bears off the
+/// last checker); an empty list means the roll is a falla. Otherwise the plays use as many
+/// dice as possible, and if none can be played the one play is the pass (a dead end at once).
+pub fn generate_plays<B: MoveBuffer<Play>>(
+    rules: &TablesRules,
+    board: &Board,
+    seat: usize,
+    dice: Dice,
+    out: &mut B,
+) {
+    out.clear();
+    let mut mover = Mover::new(rules, board, seat);
+    SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        seen.clear();
+        let mut sink = Collect {
+            out,
+            seen: &mut seen,
+            all_dice: rules.falla,
+            n: dice.len(),
+            best: 0,
+        };
+        mover.search_all(dice.values(), &mut sink);
+    });
+}
+
+/// Whether `seat` can play all of `dice` (or bear off its last checker with them).
+pub fn can_play_all(rules: &TablesRules, board: &Board, seat: usize, dice: Dice) -> bool {
+    Mover::new(rules, board, seat).can_finish(dice.values())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_play_set_tells_new_keys_from_old() {
+        let mut set = PlaySet::new();
+        assert!(set.insert(5));
+        assert!(!set.insert(5));
+        assert!(set.insert(5 << 100));
+        set.clear();
+        assert!(set.insert(5));
+        // Fill past one probe run: keys that collide in the top bits still all go in.
+        for k in 0..3000u128 {
+            set.insert(k << 64);
+        }
+        assert!(!set.insert(2999 << 64));
+    }
+}

@@ -1,0 +1,591 @@
+//! Ruleset files of the tables family: what a file declares, how it is checked, and the
+//! loaded [`TablesRules`] every game of it shares.
+
+use crate::board::Board;
+use crate::dice::{all_rolls, Dice, MAX_DICE, MAX_SIDES};
+use crate::game::{PositionError, TablesGame};
+use crate::notation::BAR;
+use libro_core::{Chance, Ruleset};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+use toml::Spanned;
+
+/// Points on the board. Fixed at 24: positions are exchanged as gnubg Position IDs.
+pub const POINTS: u8 = 24;
+
+/// Most checkers a player may have (the gnubg Position ID holds 15 a side).
+pub const MAX_CHECKERS: u8 = 15;
+
+/// A ruleset file that cannot be loaded, or an option override that cannot be applied.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesetError {
+    /// The file is not valid TOML or does not have the family's keys.
+    #[error("{origin}:{line}: {reason}")]
+    Syntax {
+        origin: String,
+        line: usize,
+        reason: String,
+    },
+    /// A key has a value the family cannot play.
+    #[error("{origin}:{line}: {reason}")]
+    Invalid {
+        origin: String,
+        line: usize,
+        reason: String,
+    },
+    /// A `--option NAME=VALUE` override names no option or gives a value it does not allow.
+    #[error("{origin}: option override `{name}={value}`: {reason}")]
+    Override {
+        origin: String,
+        name: String,
+        value: String,
+        reason: String,
+    },
+}
+
+/// How checkers are borne off.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum BearOff {
+    /// A die of n bears off from point n; a die higher than the highest occupied point bears
+    /// off from that point.
+    Standard,
+    /// A die of n bears off only from point n.
+    Exact,
+}
+
+/// A rule option of the loaded ruleset, for front ends to show and users to switch.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct RuleOption {
+    pub name: &'static str,
+    /// The value in force (the file's, or an override's).
+    pub value: String,
+    /// The values the option takes.
+    pub allowed: &'static [&'static str],
+    /// What the option decides, in one line.
+    pub explanation: &'static str,
+    /// Where the file's value comes from, as the file says.
+    pub source: String,
+}
+
+struct OptionDef {
+    name: &'static str,
+    allowed: &'static [&'static str],
+    default: &'static str,
+    explanation: &'static str,
+}
+
+/// The options every tables ruleset has; a file sets their values and sources.
+const OPTIONS: &[OptionDef] = &[OptionDef {
+    name: "bear_off",
+    allowed: &["standard", "exact"],
+    default: "standard",
+    explanation: "standard: a die higher than the highest occupied point bears off from that point; exact: a die bears off only from its own point",
+}];
+
+/// A loaded tables ruleset: the board, paths, setup, dice and rules of one game of the
+/// family, shared behind an `Arc` by every game played under it.
+#[derive(Clone, Debug)]
+pub struct TablesRules {
+    name: String,
+    title: String,
+    source: String,
+    seats: [String; 2],
+    pub(crate) checkers: u8,
+    pub(crate) home: u8,
+    /// `path[s][p]`: the board point that is seat `s`'s own point `p` (1–24).
+    path: [[u8; 25]; 2],
+    /// `cross[s][p]`: the other seat's own number for seat `s`'s own point `p` (1–24).
+    pub(crate) cross: [[u8; 25]; 2],
+    pub(crate) start: Board,
+    pub(crate) dice_count: u8,
+    pub(crate) dice_sides: u8,
+    pub(crate) falla: bool,
+    pub(crate) hitting: bool,
+    pub(crate) enter_first: bool,
+    pub(crate) bear_off: BearOff,
+    options: Vec<RuleOption>,
+    rolls: Vec<Chance<Dice>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    family: Spanned<String>,
+    name: Spanned<String>,
+    title: String,
+    source: String,
+    seats: Spanned<Vec<String>>,
+    checkers: Spanned<u8>,
+    board: BoardSpec,
+    paths: Spanned<BTreeMap<String, Spanned<String>>>,
+    setup: Spanned<BTreeMap<String, Spanned<u8>>>,
+    dice: DiceSpec,
+    contact: ContactSpec,
+    #[serde(default)]
+    options: BTreeMap<String, Spanned<OptionSpec>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoardSpec {
+    points: Spanned<u8>,
+    home: Spanned<u8>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DiceSpec {
+    count: Spanned<u8>,
+    sides: Spanned<u8>,
+    falla: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ContactSpec {
+    hitting: bool,
+    enter_first: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OptionSpec {
+    value: Spanned<String>,
+    source: String,
+}
+
+/// The 1-based line of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// Reads a path: comma-separated board points and ranges (`24-1`, `1-12, 24-13`), listing
+/// the points from the seat's own 24 down to its own 1.
+fn parse_path(text: &str) -> Result<[u8; 25], String> {
+    let mut points = Vec::new();
+    for item in text.split(',').map(str::trim) {
+        let num = |s: &str| match s.trim().parse::<u8>() {
+            Ok(p @ 1..=POINTS) => Ok(p),
+            _ => Err(format!("`{}` is not a board point (1-{POINTS})", s.trim())),
+        };
+        match item.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (num(a)?, num(b)?);
+                if a >= b {
+                    points.extend((b..=a).rev());
+                } else {
+                    points.extend(a..=b);
+                }
+            }
+            None => points.push(num(item)?),
+        }
+    }
+    if points.len() != usize::from(POINTS) {
+        return Err(format!(
+            "the path lists {} points; it must pass all {POINTS} once",
+            points.len()
+        ));
+    }
+    let mut seen = [false; 25];
+    let mut own = [0u8; 25];
+    for (i, &p) in points.iter().enumerate() {
+        if std::mem::replace(&mut seen[usize::from(p)], true) {
+            return Err(format!("the path passes board point {p} twice"));
+        }
+        own[usize::from(POINTS) - i] = p;
+    }
+    Ok(own)
+}
+
+impl TablesRules {
+    /// Loads a ruleset file. `origin` names it in errors (a path, or `rulesets/fallas.toml`);
+    /// `overrides` set option values (`("bear_off", "exact")`).
+    pub fn from_toml(
+        text: &str,
+        origin: &str,
+        overrides: &[(String, String)],
+    ) -> Result<TablesRules, RulesetError> {
+        let file: File = toml::from_str(text).map_err(|e| RulesetError::Syntax {
+            origin: origin.to_string(),
+            line: e.span().map_or(1, |s| line_of(text, s.start)),
+            reason: e.message().trim().to_string(),
+        })?;
+        let invalid = |span: std::ops::Range<usize>, reason: String| RulesetError::Invalid {
+            origin: origin.to_string(),
+            line: line_of(text, span.start),
+            reason,
+        };
+
+        if file.family.get_ref() != "tables" {
+            return Err(invalid(
+                file.family.span(),
+                format!(
+                    "family is `{}`, but this is a tables ruleset",
+                    file.family.get_ref()
+                ),
+            ));
+        }
+        let name = file.name.get_ref();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+        {
+            return Err(invalid(
+                file.name.span(),
+                format!("name `{name}` must be lower-case letters, digits, `-` or `_`"),
+            ));
+        }
+
+        let seat_list = file.seats.get_ref();
+        if seat_list.len() != 2 {
+            return Err(invalid(
+                file.seats.span(),
+                format!("a tables game has two seats, not {}", seat_list.len()),
+            ));
+        }
+        for s in seat_list {
+            let ok = s.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                && s.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+                && !matches!(s.as_str(), "roll" | "roll-off" | "falla" | "bore-off");
+            if !ok {
+                return Err(invalid(
+                    file.seats.span(),
+                    format!("seat name `{s}` must start with a lower-case letter, use only a-z, 0-9, `-`, `_`, and not be a phase word (roll, roll-off, falla, bore-off)"),
+                ));
+            }
+        }
+        if seat_list[0] == seat_list[1] {
+            return Err(invalid(
+                file.seats.span(),
+                format!("both seats are called `{}`", seat_list[0]),
+            ));
+        }
+        let seats = [seat_list[0].clone(), seat_list[1].clone()];
+
+        let checkers = *file.checkers.get_ref();
+        if !(1..=MAX_CHECKERS).contains(&checkers) {
+            return Err(invalid(file.checkers.span(), format!("checkers = {checkers}: a player has 1 to {MAX_CHECKERS} checkers (gnubg Position IDs hold 15)")));
+        }
+        if *file.board.points.get_ref() != POINTS {
+            return Err(invalid(
+                file.board.points.span(),
+                format!(
+                    "points = {}: the family plays on {POINTS} points (gnubg Position IDs)",
+                    file.board.points.get_ref()
+                ),
+            ));
+        }
+        let home = *file.board.home.get_ref();
+        if !(1..=POINTS).contains(&home) {
+            return Err(invalid(file.board.home.span(), format!("home = {home}: the home table is the points 1 to home, with home from 1 to {POINTS}")));
+        }
+
+        let mut path = [[0u8; 25]; 2];
+        for (key, value) in file.paths.get_ref() {
+            if !seats.contains(key) {
+                return Err(invalid(
+                    value.span(),
+                    format!(
+                        "a path for `{key}`, which is not a seat ({})",
+                        seats.join(", ")
+                    ),
+                ));
+            }
+        }
+        for (s, seat) in seats.iter().enumerate() {
+            let spec =
+                file.paths.get_ref().get(seat).ok_or_else(|| {
+                    invalid(file.paths.span(), format!("no path for seat `{seat}`"))
+                })?;
+            path[s] = parse_path(spec.get_ref())
+                .map_err(|reason| invalid(spec.span(), format!("path of `{seat}`: {reason}")))?;
+        }
+        let mut cross = [[0u8; 25]; 2];
+        for s in 0..2 {
+            for p in 1..=usize::from(POINTS) {
+                let board_point = path[s][p];
+                cross[s][p] = (1..=POINTS)
+                    .find(|&q| path[1 - s][usize::from(q)] == board_point)
+                    .expect("paths cover every point");
+            }
+        }
+
+        let mut setup = [0u8; 26];
+        let mut placed = 0u32;
+        for (key, count) in file.setup.get_ref() {
+            let slot = match key.as_str() {
+                "bar" => usize::from(BAR),
+                k => match k.parse::<u8>() {
+                    Ok(p @ 1..=POINTS) => usize::from(p),
+                    _ => {
+                        return Err(invalid(
+                            count.span(),
+                            format!("setup key `{key}` is not a point (1-{POINTS}) or `bar`"),
+                        ))
+                    }
+                },
+            };
+            setup[slot] = *count.get_ref();
+            placed += u32::from(*count.get_ref());
+        }
+        if placed != u32::from(checkers) {
+            return Err(invalid(
+                file.setup.span(),
+                format!("the setup places {placed} checkers per player, but each has {checkers}"),
+            ));
+        }
+        for p in 1..=usize::from(POINTS) {
+            let q = usize::from(cross[0][p]);
+            if setup[p] > 0 && setup[q] > 0 {
+                return Err(invalid(
+                    file.setup.span(),
+                    format!("the setup puts both players on board point {} (`{}`'s point {p}, `{}`'s point {q})", path[0][p], seats[0], seats[1]),
+                ));
+            }
+        }
+        let start = Board::from_counts([setup, setup]);
+
+        let count = *file.dice.count.get_ref();
+        if !(1..=MAX_DICE as u8).contains(&count) {
+            return Err(invalid(
+                file.dice.count.span(),
+                format!("count = {count}: a turn rolls 1 to {MAX_DICE} dice"),
+            ));
+        }
+        let sides = *file.dice.sides.get_ref();
+        if !(2..=MAX_SIDES).contains(&sides) {
+            return Err(invalid(
+                file.dice.sides.span(),
+                format!("sides = {sides}: dice have 2 to {MAX_SIDES} sides"),
+            ));
+        }
+
+        let mut options = Vec::new();
+        for (key, spec) in &file.options {
+            if !OPTIONS.iter().any(|d| d.name == key) {
+                return Err(invalid(
+                    spec.span(),
+                    format!(
+                        "unknown option `{key}`; tables options are: {}",
+                        option_names()
+                    ),
+                ));
+            }
+        }
+        for def in OPTIONS {
+            let (value, source) = match file.options.get(def.name) {
+                Some(spec) => {
+                    let spec = spec.get_ref();
+                    let v = spec.value.get_ref();
+                    if !def.allowed.contains(&v.as_str()) {
+                        return Err(invalid(
+                            spec.value.span(),
+                            format!(
+                                "option {} = `{v}`: allowed values are {}",
+                                def.name,
+                                def.allowed.join(", ")
+                            ),
+                        ));
+                    }
+                    (v.clone(), spec.source.clone())
+                }
+                None => (
+                    def.default.to_string(),
+                    format!("the tables family's default (not set in {origin})"),
+                ),
+            };
+            options.push(RuleOption {
+                name: def.name,
+                value,
+                allowed: def.allowed,
+                explanation: def.explanation,
+                source,
+            });
+        }
+        for (name, value) in overrides {
+            let bad = |reason: String| RulesetError::Override {
+                origin: origin.to_string(),
+                name: name.clone(),
+                value: value.clone(),
+                reason,
+            };
+            let option = options.iter_mut().find(|o| o.name == name).ok_or_else(|| {
+                bad(format!(
+                    "no such option; tables options are: {}",
+                    option_names()
+                ))
+            })?;
+            if !option.allowed.contains(&value.as_str()) {
+                return Err(bad(format!(
+                    "allowed values are {}",
+                    option.allowed.join(", ")
+                )));
+            }
+            option.value = value.clone();
+        }
+        let bear_off = match options
+            .iter()
+            .find(|o| o.name == "bear_off")
+            .map(|o| o.value.as_str())
+        {
+            Some("exact") => BearOff::Exact,
+            _ => BearOff::Standard,
+        };
+
+        Ok(TablesRules {
+            name: name.clone(),
+            title: file.title,
+            source: file.source,
+            seats,
+            checkers,
+            home,
+            path,
+            cross,
+            start,
+            dice_count: count,
+            dice_sides: sides,
+            falla: file.dice.falla,
+            hitting: file.contact.hitting,
+            enter_first: file.contact.enter_first,
+            bear_off,
+            options,
+            rolls: all_rolls(count, sides),
+        })
+    }
+
+    /// The full name (`Fallas`).
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// Where the rules come from, in one line.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The rule options with their values in force.
+    pub fn options(&self) -> &[RuleOption] {
+        &self.options
+    }
+
+    /// The bearing-off rule in force.
+    pub fn bear_off(&self) -> BearOff {
+        self.bear_off
+    }
+
+    /// Whether a player who cannot play all its dice loses at once (the falla).
+    pub fn falla(&self) -> bool {
+        self.falla
+    }
+
+    /// Dice rolled per turn, and their sides.
+    pub fn dice(&self) -> (u8, u8) {
+        (self.dice_count, self.dice_sides)
+    }
+
+    /// Checkers per player.
+    pub fn checkers(&self) -> u8 {
+        self.checkers
+    }
+
+    /// The start position.
+    pub fn start(&self) -> Board {
+        self.start
+    }
+
+    /// The name of seat `s` (0 or 1).
+    pub fn seat_name(&self, s: usize) -> &str {
+        &self.seats[s]
+    }
+
+    /// The board point (first seat's numbering) that is `seat`'s own point `point` (1–24).
+    pub fn board_point(&self, seat: usize, point: u8) -> u8 {
+        self.path[seat][usize::from(point)]
+    }
+
+    /// Every roll with its weight (three six-sided dice: 56 rolls out of 216).
+    pub fn rolls(&self) -> &[Chance<Dice>] {
+        &self.rolls
+    }
+
+    /// Reads a roll written `6-4-1` and checks it fits this ruleset's dice.
+    pub fn parse_dice(&self, text: &str) -> Result<Dice, crate::dice::DiceError> {
+        text.parse::<Dice>()?
+            .check(self.dice_count, self.dice_sides)
+    }
+}
+
+fn option_names() -> String {
+    OPTIONS
+        .iter()
+        .map(|d| d.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl fmt::Display for BearOff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BearOff::Standard => "standard",
+            BearOff::Exact => "exact",
+        })
+    }
+}
+
+impl Ruleset for TablesRules {
+    type Game = TablesGame;
+    type PositionError = PositionError;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn seat_names(&self) -> Vec<String> {
+        self.seats.to_vec()
+    }
+
+    fn new_game(self: &Arc<Self>, seed: u64) -> TablesGame {
+        TablesGame::new(self.clone(), seed)
+    }
+
+    fn parse_position(self: &Arc<Self>, text: &str) -> Result<TablesGame, PositionError> {
+        TablesGame::from_position(self.clone(), text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_read_ranges_both_ways() {
+        let white = parse_path("24-1").unwrap();
+        assert_eq!((white[24], white[1]), (24, 24 - 23));
+        let black = parse_path("1-24").unwrap();
+        assert_eq!((black[24], black[1]), (1, 24));
+        let split = parse_path("1-12, 24-13").unwrap();
+        assert_eq!((split[24], split[13], split[12], split[1]), (1, 12, 24, 13));
+        assert!(parse_path("24-2").unwrap_err().contains("23 points"));
+        assert!(parse_path("24-1, 5").unwrap_err().contains("25 points"));
+        assert!(parse_path("1-12, 12-1, 13-24").is_err());
+        assert!(parse_path("1-12, 12, 14-24").unwrap_err().contains("twice"));
+        assert!(parse_path("0-23")
+            .unwrap_err()
+            .contains("not a board point"));
+    }
+
+    #[test]
+    fn lines_count_from_one() {
+        assert_eq!(line_of("a\nb\nc", 0), 1);
+        assert_eq!(line_of("a\nb\nc", 2), 2);
+        assert_eq!(line_of("a\nb\nc", 4), 3);
+    }
+}
