@@ -1,1 +1,43 @@
-fn main() {}
+//! `libro`: play and study the games of Alfonso X's Libro de los Juegos from the terminal.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "libro", version, about = "Play and study the games of Alfonso X's Libro de los Juegos (1283)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the shipped rulesets, or validate a ruleset file.
+    Rulesets(commands::rulesets::Args),
+    /// Count the leaf positions of the move tree to a depth (chess family).
+    Perft(commands::perft::Args),
+    /// Check libro against recorded games of other engines.
+    #[command(subcommand)]
+    Conformance(commands::conformance::Command),
+    /// List the plays of a tables position for a roll, or the chance of a falla.
+    Moves(commands::moves::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Rulesets(args) => commands::rulesets::run(args),
+        Command::Perft(args) => commands::perft::run(args),
+        Command::Conformance(cmd) => commands::conformance::run(cmd),
+        Command::Moves(args) => commands::moves::run(args),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
