@@ -1,0 +1,418 @@
+//! A game under a chess-family ruleset: the position plus what the end rules need (the
+//! positions since the last capture or pawn move, the order seats left) and the pot.
+
+use crate::notation::{self, Extras, MoveError, PositionError};
+use crate::options::{MateTest, Payments};
+use crate::position::{Effects, Move, MoveList, Position};
+use crate::rules::{ChessRules, MAX_SEATS};
+use libro_core::{EndReason, GameResult, NoChance, Ruleset, Seat, SeatOutcome, Turn};
+use std::fmt;
+use std::sync::Arc;
+
+/// A game in progress (or over) under a chess-family ruleset.
+#[derive(Clone)]
+pub struct ChessGame {
+    rules: Arc<ChessRules>,
+    pos: Position,
+    /// Hashes of the positions since the last capture or pawn move (only kept when the
+    /// repetition rule is on), the current one last.
+    history: Vec<u64>,
+    stakes: [Option<u32>; MAX_SEATS],
+    paid: [u64; MAX_SEATS],
+    out: Vec<u8>,
+    over: Option<(EndReason, Option<u8>)>,
+}
+
+impl fmt::Debug for ChessGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ChessGame({self})")
+    }
+}
+
+impl ChessGame {
+    /// A new game with every seat's stake at the ruleset's default.
+    pub fn new(rules: &Arc<ChessRules>) -> ChessGame {
+        let stake = rules.options.stake;
+        let stakes: Vec<u32> = vec![stake; rules.num_seats()];
+        Self::with_stakes(rules, &stakes)
+    }
+
+    /// A new game with the given stake per seat (four-player games; ignored with two seats).
+    /// Where the ruleset opens with bets (Ludii), the stakes are played as those bets.
+    pub fn with_stakes(rules: &Arc<ChessRules>, stakes: &[u32]) -> ChessGame {
+        let mut g = ChessGame {
+            rules: rules.clone(),
+            pos: rules.start,
+            history: Vec::new(),
+            stakes: [None; MAX_SEATS],
+            paid: [0; MAX_SEATS],
+            out: Vec::new(),
+            over: None,
+        };
+        if rules.num_seats() > 2 {
+            if rules.options.bets {
+                for s in 0..rules.num_seats() {
+                    let amount = stakes.get(s).copied().unwrap_or(rules.options.stake).min(100) as u8;
+                    libro_core::Game::play(&mut g, Move::bet(amount));
+                }
+            } else {
+                for s in 0..rules.num_seats() {
+                    let stake = stakes.get(s).copied().unwrap_or(rules.options.stake).max(1);
+                    g.stakes[s] = Some(stake);
+                    if rules.options.payments == Payments::Record {
+                        g.paid[s] += u64::from(stake);
+                    }
+                }
+            }
+        }
+        g.record_position();
+        g.over = g.evaluate();
+        g
+    }
+
+    /// A game whose opening bets are still to be played (Ludii's four-player profile), or
+    /// the plain start otherwise.
+    pub fn new_unbet(rules: &Arc<ChessRules>) -> ChessGame {
+        if !rules.options.bets {
+            return Self::new(rules);
+        }
+        let mut g = ChessGame {
+            rules: rules.clone(),
+            pos: rules.start,
+            history: Vec::new(),
+            stakes: [None; MAX_SEATS],
+            paid: [0; MAX_SEATS],
+            out: Vec::new(),
+            over: None,
+        };
+        g.record_position();
+        g
+    }
+
+    /// The ruleset.
+    pub fn rules(&self) -> &Arc<ChessRules> {
+        &self.rules
+    }
+    /// The position (a `Copy` value for fast exploration).
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+    /// Each seat's stake (`None` while its bet is to come).
+    pub fn stakes(&self) -> Vec<Option<u32>> {
+        self.stakes[..self.rules.num_seats()].to_vec()
+    }
+    /// What each seat has paid into the pot so far.
+    pub fn paid(&self) -> Vec<u64> {
+        self.paid[..self.rules.num_seats()].to_vec()
+    }
+    /// The pot: everything paid in.
+    pub fn pot(&self) -> u64 {
+        self.paid.iter().sum()
+    }
+    /// Seats in the order they left the game.
+    pub fn eliminated(&self) -> &[u8] {
+        &self.out
+    }
+    /// Each seat's balance: what it won minus what it paid. The winner takes the pot; a draw
+    /// shares it equally among the seats still in.
+    pub fn balances(&self) -> Vec<f64> {
+        let n = self.rules.num_seats();
+        let mut won = vec![0.0; n];
+        if let Some((_, winner)) = self.over {
+            let pot = self.pot() as f64;
+            match winner {
+                Some(w) => won[w as usize] = pot,
+                None => {
+                    let survivors: Vec<usize> = (0..n).filter(|&s| self.pos.is_active(s as u8)).collect();
+                    for &s in &survivors {
+                        won[s] = pot / survivors.len() as f64;
+                    }
+                }
+            }
+        }
+        (0..n).map(|s| won[s] - self.paid[s] as f64).collect()
+    }
+
+    /// Forçado: why the seat to move must capture, naming the victim and the capturer, if a
+    /// capture is forced here.
+    pub fn forced_capture_explanation(&self) -> Option<String> {
+        let mut legal = MoveList::new();
+        self.pos.legal_moves(&self.rules, &mut legal);
+        crate::forced::explain(&self.rules, &self.pos, &legal)
+    }
+
+    /// The move in SAN-like notation for people (`Nf3`, `exd5`, `e8=F`).
+    pub fn san(&self, mv: Move) -> String {
+        let mut legal = MoveList::new();
+        self.pos.legal_moves(&self.rules, &mut legal);
+        notation::write_san(&self.rules, &self.pos, &legal, mv)
+    }
+
+    /// Plays a move and reports what it did (captures, promotion, eliminations).
+    pub fn play_move(&mut self, mv: Move) -> Effects {
+        let r = self.rules.clone();
+        let us = self.pos.to_move;
+        let n = r.num_seats();
+        let record_pay = n > 2 && r.options.payments == Payments::Record;
+        let checked_before = if record_pay { self.check_mask() } else { 0 };
+        let fx = self.pos.play(&r, mv);
+        if n > 2 {
+            if let Some(a) = mv.bet_amount() {
+                self.stakes[us as usize] = Some(u32::from(a));
+            }
+            let stake = |s: u8| u64::from(self.stakes[s as usize].unwrap_or(0));
+            if let Some((v, count)) = fx.captured {
+                self.paid[v as usize] += stake(v) * u64::from(count);
+            }
+            let mut mated = 0u8;
+            for e in &fx.eliminated {
+                self.out.push(e.seat);
+                if e.mated {
+                    mated |= 1 << e.seat;
+                }
+                match r.options.payments {
+                    Payments::Record => {
+                        if e.mated || e.pieces > 0 {
+                            self.paid[e.seat as usize] += stake(e.seat) * u64::from(e.pieces);
+                        }
+                    }
+                    Payments::Ludii => {
+                        if e.mated {
+                            self.paid[e.seat as usize] += stake(e.seat);
+                        }
+                    }
+                }
+            }
+            if record_pay {
+                let newly = (self.check_mask() | mated) & !checked_before;
+                for s in 0..n as u8 {
+                    if newly >> s & 1 != 0 {
+                        self.paid[s as usize] += stake(s);
+                    }
+                }
+            } else if let Some(c) = fx.checked {
+                if r.options.mate_test == MateTest::AfterMove {
+                    self.paid[c as usize] += stake(c);
+                }
+            }
+        }
+        if self.pos.halfmove == 0 {
+            self.history.clear();
+        }
+        self.record_position();
+        self.over = self.evaluate();
+        fx
+    }
+
+    /// Bit set of the seats whose king is in check.
+    fn check_mask(&self) -> u8 {
+        (0..self.rules.num_seats() as u8).filter(|&s| self.pos.is_active(s) && self.pos.in_check(&self.rules, s)).fold(0, |m, s| m | 1 << s)
+    }
+
+    fn record_position(&mut self) {
+        if self.rules.options.repetition > 0 {
+            self.history.push(self.pos.hash);
+        }
+    }
+
+    /// How the game stands: over (with the reason and the winner, if one) or not.
+    fn evaluate(&self) -> Option<(EndReason, Option<u8>)> {
+        let r = &self.rules;
+        let pos = &self.pos;
+        let o = &r.options;
+        if pos.bets_pending > 0 {
+            return None;
+        }
+        if r.num_seats() == 2 {
+            let us = pos.to_move;
+            if let Some(w) = pos.bare_king_winner(r) {
+                return Some((EndReason::BareKing, Some(w)));
+            }
+            if !pos.has_piece_move(r) {
+                if pos.in_check(r, us) {
+                    return Some((EndReason::Checkmate, Some(1 - us)));
+                }
+                match o.stalemate {
+                    crate::options::Stalemate::Win => return Some((EndReason::Stalemate, Some(1 - us))),
+                    crate::options::Stalemate::Draw => return Some((EndReason::Stalemate, None)),
+                    crate::options::Stalemate::Pass => {}
+                }
+            }
+        } else if pos.active_count() <= 1 {
+            let winner = (0..r.num_seats() as u8).find(|&s| pos.is_active(s));
+            return Some((EndReason::Elimination, winner));
+        }
+        if o.all_pass_draw && u32::from(pos.passes) >= pos.active_count() {
+            return Some((EndReason::AllPassed, None));
+        }
+        if o.repetition > 0 {
+            let current = pos.hash;
+            if self.history.iter().filter(|&&h| h == current).count() >= o.repetition as usize {
+                return Some((EndReason::Repetition, None));
+            }
+        }
+        if o.no_progress_plies > 0 && u32::from(pos.halfmove) >= o.no_progress_plies {
+            return Some((EndReason::NoProgress, None));
+        }
+        if o.max_plies > 0 && pos.ply >= o.max_plies {
+            return Some((EndReason::MoveLimit, None));
+        }
+        None
+    }
+
+    fn extras(&self) -> Extras {
+        Extras {
+            stakes: self.stakes,
+            paid: self.paid,
+            out: self.out.clone(),
+            over: match self.over {
+                Some((EndReason::Repetition, _)) => Some("repetition".into()),
+                _ => None,
+            },
+        }
+    }
+
+    /// Reads a position string (see [`crate::notation`]).
+    pub fn from_position(rules: &Arc<ChessRules>, text: &str) -> Result<ChessGame, PositionError> {
+        let (pos, extras) = notation::parse_position(rules, text)?;
+        let mut g = ChessGame { rules: rules.clone(), pos, history: Vec::new(), stakes: extras.stakes, paid: extras.paid, out: extras.out, over: None };
+        if rules.num_seats() == 2 {
+            g.stakes = [None; MAX_SEATS];
+        }
+        g.record_position();
+        g.over = if extras.over.is_some() { Some((EndReason::Repetition, None)) } else { g.evaluate() };
+        Ok(g)
+    }
+
+    /// The result with ranks: the winner first, seats still in sharing the top places in a
+    /// draw, and the others by the order they left (first out = last place).
+    fn make_result(&self, reason: EndReason, winner: Option<u8>) -> GameResult {
+        let n = self.rules.num_seats();
+        let mut seats = vec![SeatOutcome { rank: n as f32, score: 0.0 }; n];
+        for (i, &s) in self.out.iter().enumerate() {
+            seats[s as usize].rank = (n - i) as f32;
+        }
+        match winner {
+            Some(w) => {
+                if n == 2 {
+                    return GameResult::win(2, Seat(w), reason);
+                }
+                seats[w as usize] = SeatOutcome { rank: 1.0, score: 1.0 };
+            }
+            None => {
+                let survivors: Vec<usize> = (0..n).filter(|&s| self.pos.is_active(s as u8)).collect();
+                let k = survivors.len().max(1);
+                for &s in &survivors {
+                    seats[s] = SeatOutcome { rank: (1 + k) as f32 / 2.0, score: 1.0 / k as f32 };
+                }
+            }
+        }
+        GameResult { reason, seats }
+    }
+}
+
+impl fmt::Display for ChessGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        notation::write_position(&self.rules, &self.pos, &self.extras(), f)
+    }
+}
+
+impl libro_core::Game for ChessGame {
+    type Move = Move;
+    type ChanceOutcome = NoChance;
+    type MoveList = MoveList;
+    type MoveError = MoveError;
+
+    fn num_seats(&self) -> usize {
+        self.rules.num_seats()
+    }
+
+    fn turn(&self) -> Turn {
+        if self.over.is_some() {
+            Turn::Over
+        } else {
+            Turn::Seat(Seat(self.pos.to_move))
+        }
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        if self.over.is_some() {
+            out.clear();
+        } else {
+            self.pos.legal_moves(&self.rules, out);
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.play_move(mv);
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<libro_core::Chance<NoChance>>) {
+        out.clear();
+    }
+
+    fn sample_chance(&self) -> NoChance {
+        unreachable!("chess has no chance events")
+    }
+
+    fn apply_chance(&mut self, outcome: NoChance) {
+        match outcome {}
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        self.over.map(|(reason, winner)| self.make_result(reason, winner))
+    }
+
+    fn hash(&self) -> u64 {
+        self.pos.hash
+    }
+
+    fn recompute_hash(&self) -> u64 {
+        self.pos.compute_hash(&self.rules)
+    }
+
+    fn ply(&self) -> u32 {
+        self.pos.ply
+    }
+
+    fn write_move(&self, mv: Move, f: &mut dyn fmt::Write) -> fmt::Result {
+        let mut legal = MoveList::new();
+        if mv.is_normal() && self.pos.stacked.contains(mv.from()) {
+            self.pos.generate(&self.rules, &mut legal);
+        }
+        notation::write_coordinate(&self.rules, &self.pos, &legal, mv, f)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        if self.over.is_some() {
+            return Err(MoveError::GameOver);
+        }
+        let mut legal = MoveList::new();
+        self.pos.legal_moves(&self.rules, &mut legal);
+        let mut all = MoveList::new();
+        self.pos.generate(&self.rules, &mut all);
+        notation::match_move(&self.rules, &self.pos, &legal, &all, text)
+    }
+}
+
+impl Ruleset for ChessRules {
+    type Game = ChessGame;
+    type PositionError = PositionError;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn seat_names(&self) -> Vec<String> {
+        self.seats.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// The start: with opening bets (Ludii's four-player profile) the bets are still to come.
+    fn new_game(self: &Arc<Self>, _seed: u64) -> ChessGame {
+        ChessGame::new_unbet(self)
+    }
+
+    fn parse_position(self: &Arc<Self>, text: &str) -> Result<ChessGame, PositionError> {
+        ChessGame::from_position(self, text)
+    }
+}

@@ -1,0 +1,441 @@
+//! Squares, bitboards, directions and sliding attacks.
+//!
+//! The engine works on boards of up to 64 squares held in one `u64`. The board size lives in
+//! [`Board`], and notation goes through it, so larger boards (Acedrex de las Diez Casas 10x10,
+//! Grant Acedrex 12x12) can come later with a wider bitboard; today only 8x8 is accepted.
+
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+use std::sync::OnceLock;
+
+/// The board's size in files and ranks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub files: u8,
+    pub ranks: u8,
+}
+
+impl Board {
+    /// The only size the engine supports today.
+    pub const STANDARD: Board = Board { files: 8, ranks: 8 };
+
+    /// Number of squares.
+    pub fn squares(self) -> usize {
+        usize::from(self.files) * usize::from(self.ranks)
+    }
+
+    /// Every square of the board.
+    pub fn all(self) -> Bitboard {
+        Bitboard::FULL
+    }
+
+    /// The square at `file`, `rank` (both from 0), if on the board.
+    pub fn square(self, file: i32, rank: i32) -> Option<Square> {
+        if file < 0 || rank < 0 || file >= i32::from(self.files) || rank >= i32::from(self.ranks) {
+            None
+        } else {
+            Some(Square((rank * i32::from(self.files) + file) as u8))
+        }
+    }
+
+    /// Reads a square name such as `e4` (files from `a`, ranks from 1).
+    pub fn parse_square(self, text: &str) -> Option<Square> {
+        let mut chars = text.chars();
+        let file = chars.next()?;
+        if !file.is_ascii_lowercase() {
+            return None;
+        }
+        let rank: i32 = chars.as_str().parse().ok()?;
+        if chars.as_str().starts_with('0') || chars.as_str().starts_with('+') {
+            return None;
+        }
+        self.square(i32::from(file as u8 - b'a'), rank - 1)
+    }
+}
+
+/// A square, numbered rank by rank from a1 = 0 (on 8x8: h1 = 7, a2 = 8, h8 = 63).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(pub u8);
+
+impl Square {
+    /// The square's index, for indexing per-square tables.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// The file, from 0 (the a-file).
+    #[inline]
+    pub const fn file(self) -> i32 {
+        (self.0 % 8) as i32
+    }
+    /// The rank, from 0 (the first rank).
+    #[inline]
+    pub const fn rank(self) -> i32 {
+        (self.0 / 8) as i32
+    }
+    /// The square as a one-square bitboard.
+    #[inline(always)]
+    pub const fn bb(self) -> Bitboard {
+        Bitboard(1u64 << self.0)
+    }
+    /// The square `df` files and `dr` ranks away, if on the board.
+    pub fn offset(self, df: i32, dr: i32) -> Option<Square> {
+        Board::STANDARD.square(self.file() + df, self.rank() + dr)
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file() as u8) as char, self.rank() + 1)
+    }
+}
+
+/// A set of squares, one bit per square.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Bitboard(pub u64);
+
+impl Bitboard {
+    pub const EMPTY: Bitboard = Bitboard(0);
+    pub const FULL: Bitboard = Bitboard(!0);
+
+    #[inline(always)]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    #[inline(always)]
+    pub const fn any(self) -> bool {
+        self.0 != 0
+    }
+    #[inline(always)]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+    #[inline(always)]
+    pub const fn contains(self, sq: Square) -> bool {
+        self.0 >> sq.0 & 1 != 0
+    }
+    /// Whether more than one square is set.
+    #[inline(always)]
+    pub const fn more_than_one(self) -> bool {
+        self.0 & self.0.wrapping_sub(1) != 0
+    }
+    /// The lowest square, if any.
+    #[inline(always)]
+    pub fn first(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square(self.0.trailing_zeros() as u8))
+        }
+    }
+    /// The lowest square; the set must not be empty.
+    #[inline(always)]
+    pub fn lsb(self) -> Square {
+        debug_assert!(self.0 != 0);
+        Square(self.0.trailing_zeros() as u8)
+    }
+    #[inline(always)]
+    pub fn with(self, sq: Square) -> Bitboard {
+        Bitboard(self.0 | 1 << sq.0)
+    }
+    #[inline(always)]
+    pub fn without(self, sq: Square) -> Bitboard {
+        Bitboard(self.0 & !(1 << sq.0))
+    }
+}
+
+impl Iterator for Bitboard {
+    type Item = Square;
+    #[inline(always)]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            let sq = Square(self.0.trailing_zeros() as u8);
+            self.0 &= self.0 - 1;
+            Some(sq)
+        }
+    }
+}
+
+macro_rules! bitops {
+    ($($tr:ident $f:ident $op:tt, $tra:ident $fa:ident $opa:tt;)*) => {$(
+        impl $tr for Bitboard {
+            type Output = Bitboard;
+            #[inline(always)]
+            fn $f(self, rhs: Bitboard) -> Bitboard { Bitboard(self.0 $op rhs.0) }
+        }
+        impl $tra for Bitboard {
+            #[inline(always)]
+            fn $fa(&mut self, rhs: Bitboard) { self.0 $opa rhs.0 }
+        }
+    )*};
+}
+bitops! {
+    BitAnd bitand &, BitAndAssign bitand_assign &=;
+    BitOr bitor |, BitOrAssign bitor_assign |=;
+    BitXor bitxor ^, BitXorAssign bitxor_assign ^=;
+}
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0)
+    }
+}
+
+/// One of the eight compass directions, as seen from the first seat (north = towards rank 8).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Direction(pub u8);
+
+impl Direction {
+    /// File and rank steps of the eight directions, clockwise from north.
+    pub const STEPS: [(i32, i32); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+
+    /// The direction of a unit step, if it is one.
+    pub fn from_step(df: i32, dr: i32) -> Option<Direction> {
+        Self::STEPS.iter().position(|&s| s == (df, dr)).map(|i| Direction(i as u8))
+    }
+    /// Whether the direction runs along a file or rank.
+    pub const fn is_orthogonal(self) -> bool {
+        self.0 % 2 == 0
+    }
+    /// The opposite direction.
+    pub const fn reverse(self) -> Direction {
+        Direction((self.0 + 4) % 8)
+    }
+}
+
+/// Precomputed per-square geometry: rays, lines and the sliding-attack tables.
+pub(crate) struct Geometry {
+    /// `ray[d][sq]`: the squares from `sq` in direction `d`, excluding `sq`.
+    pub ray: [[u64; 64]; 8],
+    /// `between[a][b]`: the squares strictly between two aligned squares (else empty).
+    pub between: Box<[[u64; 64]; 64]>,
+    /// `line[a][b]`: the whole line through two aligned squares (else empty).
+    pub line: Box<[[u64; 64]; 64]>,
+    /// `direction[a][b]`: the direction from `a` towards aligned `b`, or 8.
+    pub direction: Box<[[u8; 64]; 64]>,
+    rook: Magics,
+    bishop: Magics,
+}
+
+struct Magic {
+    mask: u64,
+    magic: u64,
+    shift: u32,
+    offset: usize,
+}
+
+struct Magics {
+    entries: Vec<Magic>,
+    table: Vec<u64>,
+}
+
+impl Magics {
+    #[inline(always)]
+    fn attacks(&self, sq: usize, occ: u64) -> u64 {
+        let m = &self.entries[sq];
+        let idx = ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
+        self.table[m.offset + idx]
+    }
+}
+
+static GEOMETRY: OnceLock<Geometry> = OnceLock::new();
+
+/// The shared geometry tables, built on first use.
+#[inline(always)]
+pub(crate) fn geometry() -> &'static Geometry {
+    GEOMETRY.get_or_init(Geometry::new)
+}
+
+/// Rook attacks from `sq` with blockers `occ` (the first blocker in each direction included).
+#[inline(always)]
+pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    Bitboard(geometry().rook.attacks(sq.index(), occ.0))
+}
+
+/// Bishop attacks from `sq` with blockers `occ` (the first blocker in each direction included).
+#[inline(always)]
+pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    Bitboard(geometry().bishop.attacks(sq.index(), occ.0))
+}
+
+fn slide(sq: usize, dirs: &[usize], occ: u64) -> u64 {
+    let mut out = 0;
+    let (f0, r0) = ((sq % 8) as i32, (sq / 8) as i32);
+    for &d in dirs {
+        let (df, dr) = Direction::STEPS[d];
+        let (mut f, mut r) = (f0 + df, r0 + dr);
+        while (0..8).contains(&f) && (0..8).contains(&r) {
+            let b = 1u64 << (r * 8 + f);
+            out |= b;
+            if occ & b != 0 {
+                break;
+            }
+            f += df;
+            r += dr;
+        }
+    }
+    out
+}
+
+fn edges_mask(sq: usize, dirs: &[usize]) -> u64 {
+    // The relevant occupancy: each ray without its last square.
+    let mut m = 0;
+    let (f0, r0) = ((sq % 8) as i32, (sq / 8) as i32);
+    for &d in dirs {
+        let (df, dr) = Direction::STEPS[d];
+        let (mut f, mut r) = (f0 + df, r0 + dr);
+        while (0..8).contains(&(f + df)) && (0..8).contains(&(r + dr)) {
+            m |= 1u64 << (r * 8 + f);
+            f += df;
+            r += dr;
+        }
+    }
+    m
+}
+
+fn build_magics(dirs: &[usize], seed: u64) -> Magics {
+    let mut rng = seed;
+    let mut next = move || {
+        // xorshift64*
+        rng ^= rng >> 12;
+        rng ^= rng << 25;
+        rng ^= rng >> 27;
+        rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let mut entries = Vec::with_capacity(64);
+    let mut table = Vec::new();
+    for sq in 0..64 {
+        let mask = edges_mask(sq, dirs);
+        let bits = mask.count_ones();
+        let size = 1usize << bits;
+        let mut occs = Vec::with_capacity(size);
+        let mut atts = Vec::with_capacity(size);
+        // Carry-Rippler enumeration of the subsets of the mask.
+        let mut sub = 0u64;
+        loop {
+            occs.push(sub);
+            atts.push(slide(sq, dirs, sub));
+            sub = sub.wrapping_sub(mask) & mask;
+            if sub == 0 {
+                break;
+            }
+        }
+        let shift = 64 - bits;
+        let mut slots = vec![u64::MAX; size];
+        let magic = loop {
+            let candidate = next() & next() & next();
+            if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 {
+                continue;
+            }
+            slots.iter_mut().for_each(|s| *s = u64::MAX);
+            let ok = occs.iter().zip(&atts).all(|(&o, &a)| {
+                let idx = (o.wrapping_mul(candidate) >> shift) as usize;
+                if slots[idx] == u64::MAX {
+                    slots[idx] = a;
+                    true
+                } else {
+                    slots[idx] == a
+                }
+            });
+            if ok {
+                break candidate;
+            }
+        };
+        let offset = table.len();
+        table.extend(slots.iter().map(|&s| if s == u64::MAX { 0 } else { s }));
+        entries.push(Magic { mask, magic, shift, offset });
+    }
+    Magics { entries, table }
+}
+
+impl Geometry {
+    fn new() -> Geometry {
+        let mut ray = [[0u64; 64]; 8];
+        for (d, rays) in ray.iter_mut().enumerate() {
+            for (sq, r) in rays.iter_mut().enumerate() {
+                *r = slide(sq, &[d], 0);
+            }
+        }
+        let mut between = Box::new([[0u64; 64]; 64]);
+        let mut line = Box::new([[0u64; 64]; 64]);
+        let mut direction = Box::new([[8u8; 64]; 64]);
+        for a in 0..64 {
+            for d in 0..8 {
+                // Walk outwards from `a`, so `acc` holds the squares passed so far.
+                let mut acc = 0u64;
+                let (df, dr) = Direction::STEPS[d];
+                let (mut f, mut r) = ((a % 8) as i32 + df, (a / 8) as i32 + dr);
+                while (0..8).contains(&f) && (0..8).contains(&r) {
+                    let b = (r * 8 + f) as usize;
+                    between[a][b] = acc;
+                    line[a][b] = ray[d][a] | ray[(d + 4) % 8][a] | 1 << a;
+                    direction[a][b] = d as u8;
+                    acc |= 1 << b;
+                    f += df;
+                    r += dr;
+                }
+            }
+        }
+        Geometry {
+            ray,
+            between,
+            line,
+            direction,
+            rook: build_magics(&[0, 2, 4, 6], 0x9E37_79B9_7F4A_7C15),
+            bishop: build_magics(&[1, 3, 5, 7], 0xD1B5_4A32_D192_ED03),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rook_attacks_stop_at_blockers() {
+        let d4 = Board::STANDARD.parse_square("d4").unwrap();
+        let occ = Bitboard::EMPTY.with(Board::STANDARD.parse_square("d6").unwrap()).with(Board::STANDARD.parse_square("b4").unwrap());
+        let att = rook_attacks(d4, occ);
+        let names: Vec<String> = att.map(|s| s.to_string()).collect();
+        // d-file up to the blocker on d6, down to d1; rank 4 left to b4, right to h4.
+        assert_eq!(names, ["d1", "d2", "d3", "b4", "c4", "e4", "f4", "g4", "h4", "d5", "d6"]);
+    }
+
+    #[test]
+    fn bishop_attacks_match_slow_slide() {
+        for sq in 0..64u8 {
+            for occ in [0u64, 0x0000_0018_1800_0000, 0x00FF_0000_0000_FF00, 0x8142_2418_1824_4281] {
+                assert_eq!(bishop_attacks(Square(sq), Bitboard(occ)).0, slide(sq as usize, &[1, 3, 5, 7], occ));
+                assert_eq!(rook_attacks(Square(sq), Bitboard(occ)).0, slide(sq as usize, &[0, 2, 4, 6], occ));
+            }
+        }
+    }
+
+    #[test]
+    fn between_and_line() {
+        let g = geometry();
+        let b = Board::STANDARD;
+        let (a1, d4, h8, b3) = (b.parse_square("a1").unwrap(), b.parse_square("d4").unwrap(), b.parse_square("h8").unwrap(), b.parse_square("b3").unwrap());
+        assert_eq!(Bitboard(g.between[a1.index()][d4.index()]).count(), 2);
+        assert_eq!(Bitboard(g.line[a1.index()][d4.index()]).count(), 8);
+        assert!(Bitboard(g.line[d4.index()][a1.index()]).contains(h8));
+        assert_eq!(g.between[a1.index()][b3.index()], 0);
+        assert_eq!(g.direction[a1.index()][h8.index()], 1);
+    }
+
+    #[test]
+    fn square_names() {
+        let b = Board::STANDARD;
+        assert_eq!(b.parse_square("a1"), Some(Square(0)));
+        assert_eq!(b.parse_square("h8"), Some(Square(63)));
+        assert_eq!(b.parse_square("i1"), None);
+        assert_eq!(b.parse_square("a9"), None);
+        assert_eq!(b.parse_square("a0"), None);
+        assert_eq!(b.parse_square("a"), None);
+        assert_eq!(Square(28).to_string(), "e4");
+    }
+}

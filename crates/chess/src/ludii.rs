@@ -1,0 +1,1 @@
+//! Replaying Ludii's recorded playouts move for move.

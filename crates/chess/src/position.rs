@@ -1,0 +1,856 @@
+//! The position: a small `Copy` value (bitboards and counters) that move generation reads
+//! and [`Position::play`] updates in place. Copy it to explore (copy-make).
+
+use crate::geometry::{bishop_attacks, geometry, rook_attacks, Bitboard, Square};
+use crate::options::{BareKing, CaptureRule, DoubleStep, KingCapture, MateTest, Promotion, Stalemate};
+use crate::rules::{ChessRules, MAX_SEATS, MAX_TYPES};
+use arrayvec::ArrayVec;
+
+/// A move: a piece from one square to another, a pass, or (Ludii's four-player opening) a bet.
+///
+/// The moving piece's type is part of the move, so the two pieces of a shared square make
+/// different moves even to the same square.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    from: u8,
+    to: u8,
+    piece: u8,
+    kind: u8,
+}
+
+const NORMAL: u8 = 0;
+const PASS: u8 = 1;
+const BET: u8 = 2;
+
+impl Move {
+    /// A piece of type `piece` moving (or capturing) from `from` to `to`.
+    #[inline(always)]
+    pub const fn new(from: Square, to: Square, piece: u8) -> Move {
+        Move { from: from.0, to: to.0, piece, kind: NORMAL }
+    }
+    /// A pass: the seat has no legal move and the rules let it pass.
+    pub const PASS: Move = Move { from: 0, to: 0, piece: 0, kind: PASS };
+    /// An opening bet of `amount` (0 to 100).
+    pub const fn bet(amount: u8) -> Move {
+        Move { from: 0, to: amount, piece: 0, kind: BET }
+    }
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square(self.from)
+    }
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square(self.to)
+    }
+    /// The moving piece's type index.
+    #[inline(always)]
+    pub const fn piece(self) -> u8 {
+        self.piece
+    }
+    pub const fn is_pass(self) -> bool {
+        self.kind == PASS
+    }
+    /// The amount, if this is a bet.
+    pub const fn bet_amount(self) -> Option<u8> {
+        if self.kind == BET {
+            Some(self.to)
+        } else {
+            None
+        }
+    }
+    /// Whether a piece moves.
+    pub const fn is_normal(self) -> bool {
+        self.kind == NORMAL
+    }
+}
+
+/// The fixed-capacity legal-move buffer (no allocation).
+pub type MoveList = arrayvec::ArrayVec<Move, 256>;
+
+/// What a move did besides moving a piece: for the pot, the record and replays.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Effects {
+    /// The seat whose piece(s) were captured and how many (two on a shared square).
+    pub captured: Option<(u8, u8)>,
+    /// The type a pawn was promoted to.
+    pub promoted: Option<u8>,
+    /// Ludii's four-player payment: the mover's target is in check after the move.
+    pub checked: Option<u8>,
+    /// Seats eliminated by this move, in order, with how many pieces each still had, and
+    /// whether it was checkmated (else its king was taken or it ran out of pieces).
+    pub eliminated: ArrayVec<Elimination, 3>,
+}
+
+/// A seat leaving the game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Elimination {
+    pub seat: u8,
+    pub pieces: u8,
+    pub mated: bool,
+}
+
+/// A position of a chess-family game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub(crate) seat_bb: [Bitboard; MAX_SEATS],
+    pub(crate) type_bb: [Bitboard; MAX_TYPES],
+    pub(crate) occ: Bitboard,
+    /// Squares holding two pieces of one seat (Short Assize's fers on its pawn).
+    pub(crate) stacked: Bitboard,
+    /// Squares of pieces that have not moved yet (first-move rights of non-pawns).
+    pub(crate) unmoved: Bitboard,
+    pub(crate) hash: u64,
+    /// Plies played since the game's start (bets and passes included).
+    pub(crate) ply: u32,
+    /// Plies since the last capture or pawn move.
+    pub(crate) halfmove: u16,
+    pub(crate) to_move: u8,
+    /// Bit set of the seats still in the game.
+    pub(crate) active: u8,
+    /// Whether any capture has been made in the game.
+    pub(crate) captured: bool,
+    /// Consecutive passes just played.
+    pub(crate) passes: u8,
+    /// Seats still to place their opening bet (Ludii's four-player game).
+    pub(crate) bets_pending: u8,
+}
+
+/// Receives the legal targets of each piece during generation.
+pub(crate) trait Sink {
+    fn add(&mut self, from: Square, piece: u8, targets: Bitboard);
+}
+
+/// Counts moves (bulk counting at perft leaves).
+pub(crate) struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn add(&mut self, _from: Square, _piece: u8, targets: Bitboard) {
+        self.0 += u64::from(targets.count());
+    }
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn add(&mut self, from: Square, piece: u8, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::new(from, to, piece));
+        }
+    }
+}
+
+/// Stops at the first move.
+struct Any(bool);
+
+impl Sink for Any {
+    #[inline(always)]
+    fn add(&mut self, _from: Square, _piece: u8, targets: Bitboard) {
+        self.0 |= targets.any();
+    }
+}
+
+impl Position {
+    pub(crate) fn empty() -> Position {
+        Position {
+            seat_bb: [Bitboard::EMPTY; MAX_SEATS],
+            type_bb: [Bitboard::EMPTY; MAX_TYPES],
+            occ: Bitboard::EMPTY,
+            stacked: Bitboard::EMPTY,
+            unmoved: Bitboard::EMPTY,
+            hash: 0,
+            ply: 0,
+            halfmove: 0,
+            to_move: 0,
+            active: 0,
+            captured: false,
+            passes: 0,
+            bets_pending: 0,
+        }
+    }
+
+    pub(crate) fn from_setup(r: &ChessRules, placed: &[(u8, u8, Square)]) -> Position {
+        let mut p = Position::empty();
+        for &(seat, t, sq) in placed {
+            p.put(seat, t, sq);
+            if !r.pieces[t as usize].is_pawn() && r.extra_types >> t & 1 != 0 {
+                p.unmoved = p.unmoved.with(sq);
+            }
+        }
+        p.active = (0..r.num_seats()).filter(|&s| p.seat_bb[s].any()).fold(0, |a, s| a | 1 << s);
+        if r.options.bets {
+            p.bets_pending = r.num_seats() as u8;
+        }
+        p.hash = p.compute_hash(r);
+        p
+    }
+
+    /// Places a piece (without hashing): for setups and position strings.
+    pub(crate) fn put(&mut self, seat: u8, t: u8, sq: Square) {
+        if self.occ.contains(sq) {
+            self.stacked = self.stacked.with(sq);
+        }
+        self.seat_bb[seat as usize] = self.seat_bb[seat as usize].with(sq);
+        self.type_bb[t as usize] = self.type_bb[t as usize].with(sq);
+        self.occ = self.occ.with(sq);
+    }
+
+    /// The hash from scratch.
+    pub(crate) fn compute_hash(&self, r: &ChessRules) -> u64 {
+        let z = &r.zobrist;
+        let mut h = z.to_move[self.to_move as usize] ^ z.bets[self.bets_pending as usize] ^ z.passes[self.passes.min(MAX_SEATS as u8) as usize];
+        for s in 0..r.num_seats() {
+            for t in 0..r.pieces.len() {
+                for sq in self.seat_bb[s] & self.type_bb[t] {
+                    h ^= z.piece[s][t][sq.index()];
+                }
+            }
+        }
+        for sq in self.unmoved {
+            h ^= z.unmoved[sq.index()];
+        }
+        if self.captured {
+            h ^= z.captured;
+        }
+        h
+    }
+
+    /// The incremental hash.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// The seat to move.
+    pub fn to_move(&self) -> u8 {
+        self.to_move
+    }
+    /// Plies since the game's start.
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+    /// Plies since the last capture or pawn move.
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+    /// Whether a capture has been made in the game.
+    pub fn any_capture(&self) -> bool {
+        self.captured
+    }
+    /// Whether seat `s` is still in the game.
+    pub fn is_active(&self, s: u8) -> bool {
+        self.active >> s & 1 != 0
+    }
+    /// The number of seats still in the game.
+    pub fn active_count(&self) -> u32 {
+        self.active.count_ones()
+    }
+    /// Seats still to place their opening bet.
+    pub fn bets_pending(&self) -> u8 {
+        self.bets_pending
+    }
+    /// The squares of seat `s`'s pieces.
+    pub fn pieces_of(&self, s: u8) -> Bitboard {
+        self.seat_bb[s as usize]
+    }
+    /// The squares of pieces of type `t` (all seats).
+    pub fn pieces_of_type(&self, t: u8) -> Bitboard {
+        self.type_bb[t as usize]
+    }
+    /// Squares holding two pieces.
+    pub fn shared_squares(&self) -> Bitboard {
+        self.stacked
+    }
+    /// Squares of pieces that have not moved (first-move rights).
+    pub fn unmoved(&self) -> Bitboard {
+        self.unmoved
+    }
+    /// How many pieces seat `s` has (a shared square counts two).
+    pub fn piece_count(&self, s: u8) -> u32 {
+        self.seat_bb[s as usize].count() + (self.stacked & self.seat_bb[s as usize]).count()
+    }
+    /// The seat owning the piece(s) on `sq`.
+    pub fn seat_at(&self, r: &ChessRules, sq: Square) -> Option<u8> {
+        (0..r.num_seats() as u8).find(|&s| self.seat_bb[s as usize].contains(sq))
+    }
+    /// The piece types on `sq` (two on a shared square), as a bit set.
+    pub fn types_at(&self, r: &ChessRules, sq: Square) -> u8 {
+        (0..r.pieces.len()).filter(|&t| self.type_bb[t].contains(sq)).fold(0, |a, t| a | 1 << t)
+    }
+    /// Where seat `s`'s king stands, if the ruleset has kings and it still has one.
+    #[inline(always)]
+    pub fn king_square(&self, r: &ChessRules, s: u8) -> Option<Square> {
+        r.royal.and_then(|k| (self.type_bb[k as usize] & self.seat_bb[s as usize]).first())
+    }
+
+    /// The next active seat after `s` in turn order (`s` itself if it is the only one).
+    #[inline]
+    pub fn next_active(&self, n: usize, s: u8) -> u8 {
+        for i in 1..=n as u8 {
+            let c = (s + i) % n as u8;
+            if self.active >> c & 1 != 0 {
+                return c;
+            }
+        }
+        s
+    }
+    /// The previous active seat before `s` in turn order.
+    #[inline]
+    fn prev_active(&self, n: usize, s: u8) -> u8 {
+        for i in 1..=n as u8 {
+            let c = (s + n as u8 * 2 - i) % n as u8;
+            if self.active >> c & 1 != 0 {
+                return c;
+            }
+        }
+        s
+    }
+
+    /// The seats whose pieces seat `s` may capture (bit set).
+    #[inline(always)]
+    pub(crate) fn target_seats(&self, r: &ChessRules, s: u8) -> u8 {
+        let n = r.num_seats();
+        if n == 2 {
+            return 1 << (1 - s);
+        }
+        match r.options.capture {
+            CaptureRule::RightNeighbour => {
+                let t = self.next_active(n, s);
+                if t == s {
+                    0
+                } else {
+                    1 << t
+                }
+            }
+            CaptureRule::Any => self.active & !(1 << s),
+        }
+    }
+    /// The seats that may capture seat `s`'s pieces (and so give check to its king).
+    #[inline(always)]
+    pub(crate) fn attacker_seats(&self, r: &ChessRules, s: u8) -> u8 {
+        let n = r.num_seats();
+        if n == 2 {
+            return 1 << (1 - s);
+        }
+        match r.options.capture {
+            CaptureRule::RightNeighbour => {
+                let a = self.prev_active(n, s);
+                if a == s {
+                    0
+                } else {
+                    1 << a
+                }
+            }
+            CaptureRule::Any => self.active & !(1 << s),
+        }
+    }
+
+    #[inline(always)]
+    fn seats_bb(&self, seats: u8) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        let mut m = seats;
+        while m != 0 {
+            b |= self.seat_bb[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        b
+    }
+
+    /// The pieces of the seats in `seats` that attack `sq`, with blockers `occ`.
+    #[inline]
+    pub(crate) fn attackers_to(&self, r: &ChessRules, sq: Square, occ: Bitboard, seats: u8) -> Bitboard {
+        let mut acc = Bitboard::EMPTY;
+        let mut m = seats;
+        while m != 0 {
+            let a = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let mut sacc = Bitboard::EMPTY;
+            let mut lt = r.leaper_types[a as usize];
+            while lt != 0 {
+                let t = lt.trailing_zeros() as u8;
+                lt &= lt - 1;
+                sacc |= self.type_bb[t as usize] & r.table(a, t).capture_rev[sq.index()];
+            }
+            let orth = self.types_bb(r.orth_riders[a as usize]);
+            if orth.any() {
+                sacc |= rook_attacks(sq, occ) & orth;
+            }
+            let diag = self.types_bb(r.diag_riders[a as usize]);
+            if diag.any() {
+                sacc |= bishop_attacks(sq, occ) & diag;
+            }
+            let partial = r.partial_riders[a as usize];
+            if partial != 0 {
+                sacc |= self.partial_rider_attackers(r, a, partial, sq, occ);
+            }
+            acc |= sacc & self.seat_bb[a as usize];
+        }
+        acc
+    }
+
+    #[inline(always)]
+    fn types_bb(&self, types: u8) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        let mut m = types;
+        while m != 0 {
+            b |= self.type_bb[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        b
+    }
+
+    fn partial_rider_attackers(&self, r: &ChessRules, a: u8, types: u8, sq: Square, occ: Bitboard) -> Bitboard {
+        let g = geometry();
+        let mut acc = Bitboard::EMPTY;
+        let slide = rook_attacks(sq, occ) | bishop_attacks(sq, occ);
+        for t in 0..r.pieces.len() as u8 {
+            if types >> t & 1 == 0 {
+                continue;
+            }
+            let dirs = r.table(a, t).capture_dirs;
+            for from in slide & self.type_bb[t as usize] & self.seat_bb[a as usize] {
+                let d = g.direction[from.index()][sq.index()];
+                if d < 8 && dirs >> d & 1 != 0 {
+                    acc = acc.with(from);
+                }
+            }
+        }
+        acc
+    }
+
+    /// Whether seat `s`'s king is attacked by a seat allowed to capture it.
+    pub fn in_check(&self, r: &ChessRules, s: u8) -> bool {
+        match self.king_square(r, s) {
+            Some(k) => self.attackers_to(r, k, self.occ, self.attacker_seats(r, s)).any(),
+            None => false,
+        }
+    }
+
+    /// The pieces pinned to seat `us`'s king on `ksq` by riders of `attackers`.
+    fn pinned(&self, r: &ChessRules, ksq: Square, own: Bitboard, attackers: u8) -> Bitboard {
+        let g = geometry();
+        let mut snipers = Bitboard::EMPTY;
+        let mut partial = Bitboard::EMPTY;
+        let mut m = attackers;
+        while m != 0 {
+            let a = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let theirs = self.seat_bb[a];
+            snipers |= rook_attacks(ksq, Bitboard::EMPTY) & theirs & self.types_bb(r.orth_riders[a]);
+            snipers |= bishop_attacks(ksq, Bitboard::EMPTY) & theirs & self.types_bb(r.diag_riders[a]);
+            partial |= (rook_attacks(ksq, Bitboard::EMPTY) | bishop_attacks(ksq, Bitboard::EMPTY)) & theirs & self.types_bb(r.partial_riders[a]);
+        }
+        for s in partial {
+            // A partial rider pins only if it captures in the direction of the king.
+            let a = self.seat_at(r, s).unwrap_or(0);
+            let d = g.direction[s.index()][ksq.index()];
+            let t = (0..r.pieces.len() as u8).find(|&t| self.type_bb[t as usize].contains(s) && r.partial_riders[a as usize] >> t & 1 != 0);
+            if let Some(t) = t {
+                if d < 8 && r.table(a, t).capture_dirs >> d & 1 != 0 {
+                    snipers = snipers.with(s);
+                }
+            }
+        }
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = Bitboard(g.between[ksq.index()][s.index()]) & self.occ;
+            if b.any() && !b.more_than_one() && (b & own).any() {
+                pinned |= b;
+            }
+        }
+        pinned & !self.stacked
+    }
+
+    /// Whether the checker on `c` gives check by a leap (which no piece can block).
+    fn leap_check(&self, r: &ChessRules, c: Square, ksq: Square) -> bool {
+        let Some(a) = self.seat_at(r, c) else { return true };
+        (0..r.pieces.len() as u8).any(|t| self.type_bb[t as usize].contains(c) && r.table(a, t).capture_rev[ksq.index()].contains(c))
+    }
+
+    /// All targets of one piece, before legality filtering.
+    #[inline(always)]
+    fn piece_targets(&self, r: &ChessRules, us: u8, t: u8, sq: Square, empty: Bitboard, capt: Bitboard) -> Bitboard {
+        let tb = r.table(us, t);
+        let mut targets = (tb.quiet[sq.index()] & empty) | (tb.capture[sq.index()] & capt);
+        let dirs = tb.quiet_dirs | tb.capture_dirs;
+        if dirs != 0 {
+            let mut slide = Bitboard::EMPTY;
+            if dirs & 0x55 != 0 {
+                slide |= rook_attacks(sq, self.occ);
+            }
+            if dirs & 0xAA != 0 {
+                slide |= bishop_attacks(sq, self.occ);
+            }
+            if tb.quiet_dirs == tb.capture_dirs && (dirs & 0x55 == 0 || dirs & 0x55 == 0x55) && (dirs & 0xAA == 0 || dirs & 0xAA == 0xAA) {
+                targets |= slide & (empty | capt);
+            } else {
+                let g = geometry();
+                let mut qmask = Bitboard::EMPTY;
+                let mut cmask = Bitboard::EMPTY;
+                for d in 0..8 {
+                    if tb.quiet_dirs >> d & 1 != 0 {
+                        qmask |= Bitboard(g.ray[d][sq.index()]);
+                    }
+                    if tb.capture_dirs >> d & 1 != 0 {
+                        cmask |= Bitboard(g.ray[d][sq.index()]);
+                    }
+                }
+                targets |= (slide & qmask & empty) | (slide & cmask & capt);
+            }
+        }
+        if r.extra_types >> t & 1 != 0 {
+            let (start, len) = tb.extra_index[sq.index()];
+            if len > 0 {
+                let initial_ok = if r.pieces[t as usize].is_pawn() {
+                    tb.start.contains(sq)
+                        && match r.options.pawn_double_step {
+                            DoubleStep::UntilFirstCapture => !self.captured,
+                            DoubleStep::FirstMove => true,
+                            DoubleStep::None => false,
+                        }
+                } else {
+                    self.unmoved.contains(sq)
+                };
+                for e in &tb.extras[start as usize..start as usize + len as usize] {
+                    if (initial_ok || !e.initial) && empty.contains(e.to) && (e.block & self.occ).is_empty() {
+                        targets = targets.with(e.to);
+                    }
+                }
+            }
+        }
+        targets
+    }
+
+    /// Generates the legal moves of the seat to move (no passes, no bets, no forced-capture
+    /// filter) into `sink`.
+    #[inline(always)]
+    pub(crate) fn generate<S: Sink>(&self, r: &ChessRules, sink: &mut S) {
+        let us = self.to_move;
+        let own = self.seat_bb[us as usize];
+        let occ = self.occ;
+        let empty = !occ;
+        let capturable = self.seats_bb(self.target_seats(r, us));
+        let attackers = self.attacker_seats(r, us);
+        let g = geometry();
+        let king = self.king_square(r, us);
+        let mut evasion = Bitboard::FULL;
+        let mut pinned = Bitboard::EMPTY;
+        if let Some(ksq) = king {
+            let checkers = self.attackers_to(r, ksq, occ, attackers);
+            if checkers.any() {
+                if checkers.more_than_one() {
+                    self.king_moves(r, us, ksq, empty, capturable, attackers, sink);
+                    return;
+                }
+                let c = checkers.lsb();
+                evasion = if self.leap_check(r, c, ksq) { c.bb() } else { Bitboard(g.between[ksq.index()][c.index()]) | c.bb() };
+            }
+            pinned = self.pinned(r, ksq, own, attackers);
+        }
+        for t in 0..r.pieces.len() as u8 {
+            if Some(t) == r.royal {
+                continue;
+            }
+            let bb = self.type_bb[t as usize] & own;
+            if bb.is_empty() {
+                continue;
+            }
+            let cannot = r.pieces[t as usize].cannot_capture;
+            let capt = if cannot == 0 { capturable } else { capturable & !self.types_bb(cannot) };
+            for sq in bb {
+                let mut targets = self.piece_targets(r, us, t, sq, empty, capt) & evasion;
+                if pinned.contains(sq) {
+                    if let Some(ksq) = king {
+                        targets &= Bitboard(g.line[ksq.index()][sq.index()]);
+                    }
+                }
+                sink.add(sq, t, targets);
+            }
+        }
+        if let Some(ksq) = king {
+            self.king_moves(r, us, ksq, empty, capturable, attackers, sink);
+        }
+    }
+
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn king_moves<S: Sink>(&self, r: &ChessRules, us: u8, ksq: Square, empty: Bitboard, capturable: Bitboard, attackers: u8, sink: &mut S) {
+        let k = r.royal.expect("a king square implies a royal type");
+        let cannot = r.pieces[k as usize].cannot_capture;
+        let capt = if cannot == 0 { capturable } else { capturable & !self.types_bb(cannot) };
+        let targets = self.piece_targets(r, us, k, ksq, empty, capt);
+        let occ = if self.stacked.contains(ksq) { self.occ } else { self.occ.without(ksq) };
+        let mut safe = Bitboard::EMPTY;
+        for to in targets {
+            if self.attackers_to(r, to, occ, attackers).is_empty() {
+                safe = safe.with(to);
+            }
+        }
+        sink.add(ksq, k, safe);
+    }
+
+    /// The legal moves of the seat to move: its piece moves (after Forçado's filter), or a
+    /// pass when the rules let a seat without a move pass, or the opening bets.
+    pub fn legal_moves(&self, r: &ChessRules, out: &mut MoveList) {
+        out.clear();
+        if self.bets_pending > 0 {
+            for a in 0..=100 {
+                out.push(Move::bet(a));
+            }
+            return;
+        }
+        self.generate(r, out);
+        crate::forced::filter(r, self, out);
+        if out.is_empty() && self.may_pass(r) {
+            out.push(Move::PASS);
+        }
+    }
+
+    /// Whether a seat without a legal piece move passes (rather than losing or drawing).
+    pub(crate) fn may_pass(&self, r: &ChessRules) -> bool {
+        r.num_seats() > 2 || (r.options.stalemate == Stalemate::Pass && !self.in_check(r, self.to_move))
+    }
+
+    /// The winner by a bare-king rule, if the material on the board decides the game.
+    pub(crate) fn bare_king_winner(&self, r: &ChessRules) -> Option<u8> {
+        if r.num_seats() != 2 {
+            return None;
+        }
+        let us = self.to_move;
+        let them = 1 - us;
+        let (mine, theirs) = (self.piece_count(us), self.piece_count(them));
+        match r.options.bare_king {
+            BareKing::None => None,
+            BareKing::Loses => (mine <= 1).then_some(them),
+            BareKing::Shatranj => {
+                if theirs <= 1 && mine >= 2 {
+                    Some(us)
+                } else if mine <= 1 && theirs >= 3 {
+                    Some(them)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// Whether the game is decided here without looking at the moves (perft's leaves): a
+    /// bare-king rule, a single seat left, or everyone passed where that draws.
+    pub(crate) fn decided(&self, r: &ChessRules) -> bool {
+        self.bare_king_winner(r).is_some()
+            || self.active_count() <= 1
+            || (r.options.all_pass_draw && u32::from(self.passes) >= self.active_count())
+    }
+
+    /// Bulk count of the legal piece moves of the seat to move.
+    pub(crate) fn count_piece_moves(&self, r: &ChessRules) -> u64 {
+        let mut c = Counter(0);
+        self.generate(r, &mut c);
+        c.0
+    }
+
+    /// Whether the seat to move has a legal piece move.
+    pub(crate) fn has_piece_move(&self, r: &ChessRules) -> bool {
+        let mut a = Any(false);
+        self.generate(r, &mut a);
+        a.0
+    }
+
+    /// Whether seat `s` would have a legal piece move if it were to move.
+    fn seat_has_move(&self, r: &ChessRules, s: u8) -> bool {
+        let mut p = *self;
+        p.to_move = s;
+        p.has_piece_move(r)
+    }
+
+    /// Removes every piece of seat `s` and takes it out of the game; returns its piece count.
+    pub(crate) fn eliminate(&mut self, r: &ChessRules, s: u8) -> u8 {
+        let count = self.piece_count(s) as u8;
+        let mine = self.seat_bb[s as usize];
+        for t in 0..r.pieces.len() {
+            for sq in self.type_bb[t] & mine {
+                self.hash ^= r.zobrist.piece[s as usize][t][sq.index()];
+            }
+            self.type_bb[t] &= !mine;
+        }
+        for sq in self.unmoved & mine {
+            self.hash ^= r.zobrist.unmoved[sq.index()];
+        }
+        self.unmoved &= !mine;
+        self.stacked &= !mine;
+        self.occ &= !mine;
+        self.seat_bb[s as usize] = Bitboard::EMPTY;
+        self.active &= !(1 << s);
+        count
+    }
+
+    #[inline(always)]
+    fn set_passes(&mut self, r: &ChessRules, passes: u8) {
+        let z = &r.zobrist;
+        let cap = MAX_SEATS as u8;
+        self.hash ^= z.passes[self.passes.min(cap) as usize] ^ z.passes[passes.min(cap) as usize];
+        self.passes = passes;
+    }
+
+    #[inline(always)]
+    fn set_to_move(&mut self, r: &ChessRules, s: u8) {
+        self.hash ^= r.zobrist.to_move[self.to_move as usize] ^ r.zobrist.to_move[s as usize];
+        self.to_move = s;
+    }
+
+    /// Plays a legal move of the seat to move (copy first to keep the original). Returns what
+    /// the move did besides moving a piece.
+    #[inline]
+    pub fn play(&mut self, r: &ChessRules, mv: Move) -> Effects {
+        let mut fx = Effects::default();
+        let us = self.to_move;
+        self.ply += 1;
+        if let Some(_amount) = mv.bet_amount() {
+            self.hash ^= r.zobrist.bets[self.bets_pending as usize];
+            self.bets_pending -= 1;
+            self.hash ^= r.zobrist.bets[self.bets_pending as usize];
+            let next = self.next_active(r.num_seats(), us);
+            self.set_to_move(r, next);
+            return fx;
+        }
+        if mv.is_pass() {
+            self.set_passes(r, self.passes.saturating_add(1));
+            self.halfmove = self.halfmove.saturating_add(1);
+        } else {
+            if self.passes != 0 {
+                self.set_passes(r, 0);
+            }
+            self.play_piece(r, mv, &mut fx);
+        }
+        if r.num_seats() == 2 {
+            self.set_to_move(r, 1 - us);
+        } else {
+            self.after_move_many(r, us, &mut fx);
+        }
+        fx
+    }
+
+    #[inline(always)]
+    fn play_piece(&mut self, r: &ChessRules, mv: Move, fx: &mut Effects) {
+        let z = &r.zobrist;
+        let seat = self.to_move as usize;
+        let (from, to, t) = (mv.from(), mv.to(), mv.piece as usize);
+        let (fb, tbit) = (from.bb(), to.bb());
+        self.halfmove = self.halfmove.saturating_add(1);
+        let capture = self.occ.contains(to);
+        if capture {
+            let v = (0..r.num_seats()).find(|&s| self.seat_bb[s].contains(to)).unwrap_or(0);
+            let mut count = 0;
+            for vt in 0..r.pieces.len() {
+                if self.type_bb[vt].contains(to) {
+                    self.type_bb[vt] ^= tbit;
+                    self.hash ^= z.piece[v][vt][to.index()];
+                    count += 1;
+                }
+            }
+            self.seat_bb[v] ^= tbit;
+            self.stacked &= !tbit;
+            if !self.captured {
+                self.captured = true;
+                self.hash ^= z.captured;
+            }
+            self.halfmove = 0;
+            fx.captured = Some((v as u8, count));
+        }
+        self.type_bb[t] ^= fb | tbit;
+        self.hash ^= z.piece[seat][t][from.index()] ^ z.piece[seat][t][to.index()];
+        let vacated = !self.stacked.contains(from);
+        if vacated {
+            self.seat_bb[seat] ^= fb;
+            self.occ ^= fb;
+        } else {
+            self.stacked ^= fb;
+        }
+        self.seat_bb[seat] |= tbit;
+        self.occ |= tbit;
+        let old_unmoved = self.unmoved;
+        self.unmoved &= !tbit;
+        if vacated {
+            self.unmoved &= !fb;
+        }
+        let piece = &r.pieces[t];
+        if let Some(p) = piece.promotes_to {
+            self.halfmove = 0;
+            let tb = r.table(seat as u8, mv.piece);
+            if tb.promo_zone.contains(to)
+                && (!capture || r.options.promote_on_capture)
+                && (r.options.promotion == Promotion::Always || (self.type_bb[p as usize] & self.seat_bb[seat]).is_empty())
+            {
+                self.type_bb[t] ^= tbit;
+                self.type_bb[p as usize] ^= tbit;
+                self.hash ^= z.piece[seat][t][to.index()] ^ z.piece[seat][p as usize][to.index()];
+                if r.options.promoted_fers_leaps && r.extra_types >> p & 1 != 0 {
+                    self.unmoved |= tbit;
+                }
+                fx.promoted = Some(p);
+            }
+        }
+        let diff = old_unmoved ^ self.unmoved;
+        for sq in diff {
+            self.hash ^= z.unmoved[sq.index()];
+        }
+    }
+
+    /// Turn order and eliminations after a move with more than two seats.
+    fn after_move_many(&mut self, r: &ChessRules, us: u8, fx: &mut Effects) {
+        let n = r.num_seats();
+        match r.options.mate_test {
+            MateTest::AfterMove => {
+                let next = self.next_active(n, us);
+                if next != us && self.in_check(r, next) {
+                    if self.seat_has_move(r, next) {
+                        fx.checked = Some(next);
+                    } else {
+                        let pieces = self.eliminate(r, next);
+                        fx.eliminated.push(Elimination { seat: next, pieces, mated: true });
+                    }
+                }
+                self.drop_empty_seats(r, us, fx);
+                let to = self.next_active(n, us);
+                self.set_to_move(r, to);
+            }
+            MateTest::TurnStart => {
+                if r.options.king_capture == KingCapture::Eliminates {
+                    if let (Some((v, _)), Some(k)) = (fx.captured, r.royal) {
+                        if v != us && (self.type_bb[k as usize] & self.seat_bb[v as usize]).is_empty() && self.is_active(v) {
+                            let pieces = self.eliminate(r, v);
+                            fx.eliminated.push(Elimination { seat: v, pieces, mated: false });
+                        }
+                    }
+                }
+                self.drop_empty_seats(r, us, fx);
+                let mut cur = us;
+                loop {
+                    let next = self.next_active(n, cur);
+                    self.set_to_move(r, next);
+                    if self.active_count() <= 1 || next == us {
+                        break;
+                    }
+                    if self.in_check(r, next) && !self.has_piece_move(r) {
+                        let pieces = self.eliminate(r, next);
+                        if !fx.eliminated.is_full() {
+                            fx.eliminated.push(Elimination { seat: next, pieces, mated: true });
+                        }
+                        cur = next;
+                        continue;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Seats left without pieces are out.
+    fn drop_empty_seats(&mut self, r: &ChessRules, us: u8, fx: &mut Effects) {
+        for s in 0..r.num_seats() as u8 {
+            if s != us && self.is_active(s) && self.seat_bb[s as usize].is_empty() {
+                self.active &= !(1 << s);
+                if !fx.eliminated.is_full() {
+                    fx.eliminated.push(Elimination { seat: s, pieces: 0, mated: false });
+                }
+            }
+        }
+    }
+}

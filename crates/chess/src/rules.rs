@@ -1,0 +1,812 @@
+//! A loaded chess-family ruleset: the definition file parsed, checked and turned into move
+//! tables once, so that move generation only looks things up.
+
+use crate::betza::{self, BetzaMove};
+use crate::geometry::{Bitboard, Board, Direction, Square};
+use crate::options::{self, BareKing, DoubleStep, FersLeap, ForcedCapture, OptionInfo, Options, Stalemate};
+use crate::position::Position;
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use std::collections::BTreeMap;
+use std::fmt;
+use toml::Spanned;
+
+/// The most seats a ruleset may have.
+pub const MAX_SEATS: usize = libro_core::MAX_SEATS;
+/// The most piece types a ruleset may define.
+pub const MAX_TYPES: usize = 8;
+
+/// What is wrong with a ruleset file or an option override, and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct RulesetError {
+    /// The file name (or `--option` for a bad override).
+    pub file: String,
+    /// The 1-based line, when the problem is at one place in the file.
+    pub line: Option<usize>,
+    pub what: String,
+}
+
+impl fmt::Display for RulesetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{}: {}", self.file, line, self.what),
+            None => write!(f, "{}: {}", self.file, self.what),
+        }
+    }
+}
+
+/// A seat: a player's place, in turn order.
+#[derive(Clone, Debug)]
+pub struct SeatInfo {
+    pub name: String,
+    /// Lower-case letter naming the seat in four-seat position strings.
+    pub letter: char,
+    /// The way its pawns advance (a unit step: file, rank).
+    pub forward: (i32, i32),
+    /// The way its side pawns advance, if it has any.
+    pub across: Option<(i32, i32)>,
+}
+
+/// A piece type of the ruleset.
+#[derive(Clone, Debug)]
+pub struct PieceInfo {
+    /// Its name in the game's own words (`fers`, `fil`, `side pawn`).
+    pub name: String,
+    /// Upper-case letter used in notation.
+    pub letter: char,
+    /// Its moves in Betza notation, as written in the file.
+    pub betza: String,
+    /// Whether it is the king: it may not be left in check.
+    pub royal: bool,
+    /// What it becomes on its last line (pawns).
+    pub promotes_to: Option<u8>,
+    /// Whether it advances along its seat's `across` direction instead of `forward`.
+    pub across: bool,
+    /// Piece types it may not capture (as a bit set of type indices).
+    pub cannot_capture: u8,
+}
+
+impl PieceInfo {
+    /// Pawns (pieces that promote) use their starting squares for first-move rights.
+    pub fn is_pawn(&self) -> bool {
+        self.promotes_to.is_some()
+    }
+}
+
+/// One extra move from a square: a first-move or lame leap onto an empty square.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Extra {
+    pub to: Square,
+    /// Squares that must be empty (the square passed over by a lame move).
+    pub block: Bitboard,
+    pub initial: bool,
+}
+
+/// The move tables of one piece type for one seat.
+pub(crate) struct PieceTables {
+    pub quiet: [Bitboard; 64],
+    pub capture: [Bitboard; 64],
+    /// `capture_rev[sq]`: the squares from which this piece captures on `sq` by a leap.
+    pub capture_rev: [Bitboard; 64],
+    /// Rider directions (bit `d` for [`Direction`] `d`), for moves and for captures.
+    pub quiet_dirs: u8,
+    pub capture_dirs: u8,
+    /// `extra_index[sq]` = (start, len) into `extras`.
+    pub extra_index: [(u16, u8); 64],
+    pub extras: Vec<Extra>,
+    pub promo_zone: Bitboard,
+    /// Where this seat's pieces of this type start (first-move rights of pawns).
+    pub start: Bitboard,
+    pub has_leaps: bool,
+    pub has_capture_leaps: bool,
+}
+
+/// Random keys for incremental position hashing.
+pub(crate) struct Zobrist {
+    pub piece: [[[u64; 64]; MAX_TYPES]; MAX_SEATS],
+    pub unmoved: [u64; 64],
+    pub captured: u64,
+    pub to_move: [u64; MAX_SEATS],
+    pub bets: [u64; MAX_SEATS + 1],
+    pub passes: [u64; MAX_SEATS + 1],
+}
+
+/// A loaded chess-family ruleset.
+pub struct ChessRules {
+    pub(crate) name: String,
+    pub(crate) title: String,
+    pub(crate) source: String,
+    pub(crate) origin: String,
+    pub(crate) board: Board,
+    pub(crate) seats: Vec<SeatInfo>,
+    pub(crate) pieces: Vec<PieceInfo>,
+    pub(crate) options: Options,
+    option_sources: BTreeMap<&'static str, String>,
+    /// Index `seat * MAX_TYPES + type`.
+    pub(crate) tables: Vec<PieceTables>,
+    pub(crate) zobrist: Box<Zobrist>,
+    pub(crate) royal: Option<u8>,
+    pub(crate) fers: Option<u8>,
+    /// Types that capture by leaping, and types riding orthogonally / diagonally in all
+    /// four directions (bit sets), per seat, for attack detection.
+    pub(crate) leaper_types: [u8; MAX_SEATS],
+    pub(crate) orth_riders: [u8; MAX_SEATS],
+    pub(crate) diag_riders: [u8; MAX_SEATS],
+    /// Types whose rider captures go in only some directions (slow path).
+    pub(crate) partial_riders: [u8; MAX_SEATS],
+    /// Types with first-move or lame moves.
+    pub(crate) extra_types: u8,
+    /// Forçado's power order: rank as victim (0 = most powerful; 255 = never forced) and as
+    /// capturer (0 = least powerful, preferred).
+    pub(crate) victim_rank: [u8; MAX_TYPES],
+    pub(crate) capturer_rank: [u8; MAX_TYPES],
+    pub(crate) start: Position,
+    /// Setup order of each shared square's pieces, bottom first (for display and replay).
+    pub(crate) stack_order: Vec<(Square, u8, u8)>,
+}
+
+impl fmt::Debug for ChessRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChessRules").field("name", &self.name).field("origin", &self.origin).finish_non_exhaustive()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The file format.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileDef {
+    family: Spanned<String>,
+    name: Spanned<String>,
+    title: Spanned<String>,
+    source: Spanned<String>,
+    board: Spanned<BoardDef>,
+    seats: Spanned<Vec<Spanned<SeatDef>>>,
+    pieces: Spanned<Ordered<Spanned<PieceDef>>>,
+    setup: Spanned<Ordered<Spanned<String>>>,
+    #[serde(default)]
+    power: Option<Spanned<PowerDef>>,
+    #[serde(default)]
+    rules: Ordered<Spanned<RuleDef>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoardDef {
+    files: u8,
+    ranks: u8,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatDef {
+    name: String,
+    #[serde(default)]
+    letter: Option<String>,
+    forward: String,
+    #[serde(default)]
+    across: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PieceDef {
+    letter: String,
+    betza: String,
+    #[serde(default)]
+    royal: bool,
+    #[serde(default)]
+    promotes_to: Option<String>,
+    #[serde(default)]
+    advance: Option<String>,
+    #[serde(default)]
+    cannot_capture: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PowerDef {
+    victims: Vec<String>,
+    capturers: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleDef {
+    value: toml::Value,
+    from: String,
+}
+
+/// A TOML table read in file order.
+struct Ordered<T>(Vec<(String, T)>);
+
+impl<T> Default for Ordered<T> {
+    fn default() -> Self {
+        Ordered(Vec::new())
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Ordered<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Ordered<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a table")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = map.next_entry::<String, T>()? {
+                    out.push((k, v));
+                }
+                Ok(Ordered(out))
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+fn direction_word(word: &str) -> Option<(i32, i32)> {
+    match word {
+        "north" => Some((0, 1)),
+        "south" => Some((0, -1)),
+        "east" => Some((1, 0)),
+        "west" => Some((-1, 0)),
+        _ => None,
+    }
+}
+
+/// Turns a move vector seen from the mover (`dx` right, `dy` forward) into a board step.
+fn rotate(dx: i32, dy: i32, forward: (i32, i32)) -> (i32, i32) {
+    match forward {
+        (0, 1) => (dx, dy),
+        (0, -1) => (-dx, -dy),
+        (1, 0) => (dy, -dx),
+        _ => (-dy, dx),
+    }
+}
+
+struct Loader<'a> {
+    text: &'a str,
+    origin: &'a str,
+}
+
+impl Loader<'_> {
+    fn line(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())].matches('\n').count() + 1
+    }
+    fn at<T>(&self, span: &Spanned<T>, what: impl Into<String>) -> RulesetError {
+        RulesetError { file: self.origin.to_string(), line: Some(self.line(span.span().start)), what: what.into() }
+    }
+}
+
+impl ChessRules {
+    /// Loads a ruleset file. `origin` names the file in error messages; `overrides` are
+    /// `--option name=value` pairs applied over the file's rules.
+    pub fn from_toml(text: &str, origin: &str, overrides: &[(String, String)]) -> Result<ChessRules, RulesetError> {
+        let ld = Loader { text, origin };
+        let def: FileDef = toml::from_str(text).map_err(|e| RulesetError {
+            file: origin.to_string(),
+            line: e.span().map(|s| ld.line(s.start)),
+            what: e.message().trim().to_string(),
+        })?;
+        if def.family.get_ref() != "chess" {
+            return Err(ld.at(&def.family, format!("family `{}` is not `chess`", def.family.get_ref())));
+        }
+        let name = def.name.get_ref().clone();
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+            return Err(ld.at(&def.name, "the name must be lower-case letters, digits and hyphens"));
+        }
+        if def.title.get_ref().trim().is_empty() {
+            return Err(ld.at(&def.title, "the title is empty"));
+        }
+        if def.source.get_ref().trim().is_empty() || def.source.get_ref().contains('\n') {
+            return Err(ld.at(&def.source, "the source must be one non-empty line"));
+        }
+        let board = Board { files: def.board.get_ref().files, ranks: def.board.get_ref().ranks };
+        if board != Board::STANDARD {
+            return Err(ld.at(&def.board, format!("a {}x{} board is not supported yet (only 8x8)", board.files, board.ranks)));
+        }
+
+        // Seats.
+        let seat_defs = def.seats.get_ref();
+        if !(2..=MAX_SEATS).contains(&seat_defs.len()) {
+            return Err(ld.at(&def.seats, format!("{} seats: a game needs 2 to {MAX_SEATS}", seat_defs.len())));
+        }
+        let mut seats: Vec<SeatInfo> = Vec::new();
+        for sd in seat_defs {
+            let s = sd.get_ref();
+            if s.name.is_empty() || seats.iter().any(|o| o.name == s.name) {
+                return Err(ld.at(sd, format!("seat name `{}` is empty or used twice", s.name)));
+            }
+            let letter = match &s.letter {
+                Some(l) => {
+                    let mut cs = l.chars();
+                    match (cs.next(), cs.next()) {
+                        (Some(c), None) if c.is_ascii_lowercase() => c,
+                        _ => return Err(ld.at(sd, format!("seat letter `{l}` must be one lower-case letter"))),
+                    }
+                }
+                None => s.name.chars().next().unwrap_or('?').to_ascii_lowercase(),
+            };
+            if !letter.is_ascii_lowercase() || seats.iter().any(|o| o.letter == letter) {
+                return Err(ld.at(sd, format!("seat letter `{letter}` is not a lower-case letter or is used twice; give the seat a `letter`")));
+            }
+            let forward = direction_word(&s.forward)
+                .ok_or_else(|| ld.at(sd, format!("forward `{}` is not north, south, east or west", s.forward)))?;
+            let across = match &s.across {
+                Some(a) => Some(direction_word(a).ok_or_else(|| ld.at(sd, format!("across `{a}` is not north, south, east or west")))?),
+                None => None,
+            };
+            if across.is_some_and(|a| a.0 * forward.0 + a.1 * forward.1 != 0) {
+                return Err(ld.at(sd, "across must be at right angles to forward"));
+            }
+            seats.push(SeatInfo { name: s.name.clone(), letter, forward, across });
+        }
+        let nseats = seats.len();
+
+        // Options first: they add moves to pieces.
+        let mut opts = Options::default();
+        let mut option_sources: BTreeMap<&'static str, String> = BTreeMap::new();
+        for (key, rd) in &def.rules.0 {
+            let spec = options::spec(key).ok_or_else(|| {
+                let names: Vec<&str> = options::SPECS.iter().map(|s| s.name).collect();
+                ld.at(rd, format!("unknown rule `{key}` (rules: {})", names.join(", ")))
+            })?;
+            let r = rd.get_ref();
+            let value = match &r.value {
+                toml::Value::String(s) => s.clone(),
+                toml::Value::Integer(i) => i.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                other => return Err(ld.at(rd, format!("rule `{key}`: value {other} is not a word, number or true/false"))),
+            };
+            opts.set(key, &value).map_err(|e| ld.at(rd, e))?;
+            if spec.multi_seat && nseats <= 2 {
+                return Err(ld.at(rd, format!("rule `{key}` applies only to games with more than two seats")));
+            }
+            if r.from.trim().is_empty() {
+                return Err(ld.at(rd, format!("rule `{key}` must say where it comes from (`from`)")));
+            }
+            option_sources.insert(spec.name, r.from.clone());
+        }
+        for (key, value) in overrides {
+            let err = |what: String| RulesetError { file: "--option".into(), line: None, what: format!("{key}={value}: {what}") };
+            let spec = options::spec(key).ok_or_else(|| err(format!("unknown option `{key}`")))?;
+            if spec.multi_seat && nseats <= 2 {
+                return Err(err(format!("option `{key}` applies only to games with more than two seats")));
+            }
+            opts.set(key, value).map_err(err)?;
+            option_sources.insert(spec.name, "--option".into());
+        }
+
+        // Pieces.
+        let piece_defs = &def.pieces.get_ref().0;
+        if piece_defs.is_empty() || piece_defs.len() > MAX_TYPES {
+            return Err(ld.at(&def.pieces, format!("{} piece types: a ruleset has 1 to {MAX_TYPES}", piece_defs.len())));
+        }
+        let mut pieces: Vec<PieceInfo> = Vec::new();
+        for (pname, pd) in piece_defs {
+            let p = pd.get_ref();
+            let mut cs = p.letter.chars();
+            let letter = match (cs.next(), cs.next()) {
+                (Some(c), None) if c.is_ascii_uppercase() => c,
+                _ => return Err(ld.at(pd, format!("piece `{pname}`: letter `{}` must be one upper-case letter", p.letter))),
+            };
+            if pieces.iter().any(|o| o.letter == letter) {
+                return Err(ld.at(pd, format!("piece `{pname}`: letter `{letter}` is used twice")));
+            }
+            let across = match p.advance.as_deref() {
+                None | Some("forward") => false,
+                Some("across") => {
+                    if seats.iter().any(|s| s.across.is_none()) {
+                        return Err(ld.at(pd, format!("piece `{pname}` advances across, but not every seat says which way `across` is")));
+                    }
+                    true
+                }
+                Some(other) => return Err(ld.at(pd, format!("piece `{pname}`: advance `{other}` is not `forward` or `across`"))),
+            };
+            betza::parse(&p.betza).map_err(|e| ld.at(pd, format!("piece `{pname}`: {e}")))?;
+            pieces.push(PieceInfo { name: pname.clone(), letter, betza: p.betza.clone(), royal: p.royal, promotes_to: None, across, cannot_capture: 0 });
+        }
+        let names: Vec<String> = pieces.iter().map(|p| p.name.clone()).collect();
+        let type_of = |n: &str| names.iter().position(|p| p == n).map(|i| i as u8);
+        for (i, (pname, pd)) in piece_defs.iter().enumerate() {
+            let p = pd.get_ref();
+            if let Some(target) = &p.promotes_to {
+                let t = type_of(target).ok_or_else(|| ld.at(pd, format!("piece `{pname}` promotes to `{target}`, which is not a piece of this ruleset")))?;
+                if t as usize == i || pieces[t as usize].royal {
+                    return Err(ld.at(pd, format!("piece `{pname}` cannot promote to `{target}`")));
+                }
+                pieces[i].promotes_to = Some(t);
+            }
+            for victim in &p.cannot_capture {
+                let t = type_of(victim).ok_or_else(|| ld.at(pd, format!("piece `{pname}`: cannot_capture names `{victim}`, which is not a piece")))?;
+                if pieces[t as usize].royal {
+                    return Err(ld.at(pd, format!("piece `{pname}`: every piece may capture the king")));
+                }
+                pieces[i].cannot_capture |= 1 << t;
+            }
+        }
+        let royals: Vec<u8> = (0..pieces.len() as u8).filter(|&t| pieces[t as usize].royal).collect();
+        if royals.len() > 1 {
+            return Err(ld.at(&def.pieces, "more than one royal piece type"));
+        }
+        let royal = royals.first().copied();
+        if pieces.iter().any(|p| p.promotes_to.is_some_and(|t| pieces[t as usize].promotes_to.is_some())) {
+            return Err(ld.at(&def.pieces, "a piece promotes to a piece that promotes again"));
+        }
+        let fers = type_of("fers");
+        let rules_line = |key: &str| -> Option<usize> { def.rules.0.iter().find(|(k, _)| k == key).map(|(_, v)| ld.line(v.span().start)) };
+        let rule_err = |key: &str, what: String| RulesetError { file: origin.to_string(), line: rules_line(key), what };
+        if opts.fers_leap != FersLeap::None && fers.is_none() {
+            return Err(rule_err("fers_leap", "rule `fers_leap` needs a piece named `fers`".into()));
+        }
+        if opts.bare_king != BareKing::None && (royal.is_none() || nseats != 2) {
+            return Err(rule_err("bare_king", "rule `bare_king` needs two seats and a royal king".into()));
+        }
+        if nseats > 2 && opts.stalemate != Stalemate::Pass {
+            return Err(rule_err("stalemate", "with more than two seats a seat without a legal move passes: `stalemate` must be `pass`".into()));
+        }
+        if nseats > 2 && opts.forced_capture != ForcedCapture::None {
+            return Err(rule_err("forced_capture", "forced capture is supported for two seats only".into()));
+        }
+
+        // Forçado's power order.
+        let mut victim_rank = [u8::MAX; MAX_TYPES];
+        let mut capturer_rank = [u8::MAX; MAX_TYPES];
+        match (&def.power, opts.forced_capture) {
+            (Some(pw), _) => {
+                let p = pw.get_ref();
+                for (rank, v) in p.victims.iter().enumerate() {
+                    let t = type_of(v).ok_or_else(|| ld.at(pw, format!("power: victim `{v}` is not a piece")))?;
+                    victim_rank[t as usize] = rank as u8;
+                }
+                for (rank, c) in p.capturers.iter().enumerate() {
+                    let t = type_of(c).ok_or_else(|| ld.at(pw, format!("power: capturer `{c}` is not a piece")))?;
+                    capturer_rank[t as usize] = rank as u8;
+                }
+                for (t, piece) in pieces.iter().enumerate() {
+                    if capturer_rank[t] == u8::MAX {
+                        return Err(ld.at(pw, format!("power: `{}` is missing from the capturers", piece.name)));
+                    }
+                    if !piece.royal && victim_rank[t] == u8::MAX {
+                        return Err(ld.at(pw, format!("power: `{}` is missing from the victims", piece.name)));
+                    }
+                }
+            }
+            (None, ForcedCapture::Priority) => {
+                return Err(rule_err("forced_capture", "forced_capture = priority needs a [power] table with victims and capturers".into()))
+            }
+            (None, _) => {}
+        }
+
+        // Moves, with what the options add.
+        let mut moves: Vec<Vec<BetzaMove>> = Vec::new();
+        for (t, p) in pieces.iter().enumerate() {
+            let mut text = p.betza.clone();
+            if Some(t as u8) == fers {
+                match opts.fers_leap {
+                    FersLeap::StraightOrDiagonal => text.push_str(" imD imA"),
+                    FersLeap::Diagonal => text.push_str(" imA"),
+                    FersLeap::None => {}
+                }
+            }
+            if p.is_pawn() && opts.pawn_double_step != DoubleStep::None {
+                text.push_str(" ifmnD");
+            }
+            moves.push(betza::parse(&text).map_err(|e| ld.at(&def.pieces, format!("piece `{}`: {e}", p.name)))?);
+        }
+
+        // Setup.
+        let setup_defs = &def.setup.get_ref().0;
+        let mut placed: Vec<(u8, u8, Square)> = Vec::new(); // seat, type, square
+        for (seat_name, sd) in setup_defs {
+            let seat = seats
+                .iter()
+                .position(|s| &s.name == seat_name)
+                .ok_or_else(|| ld.at(sd, format!("setup for `{seat_name}`, which is not a seat")))? as u8;
+            for token in sd.get_ref().split_whitespace() {
+                let mut cs = token.chars();
+                let letter = cs.next().unwrap_or(' ');
+                let t = pieces
+                    .iter()
+                    .position(|p| p.letter == letter)
+                    .ok_or_else(|| ld.at(sd, format!("setup `{token}`: no piece has the letter `{letter}`")))? as u8;
+                let sq = board.parse_square(cs.as_str()).ok_or_else(|| ld.at(sd, format!("setup `{token}`: `{}` is not a square of the board", cs.as_str())))?;
+                placed.push((seat, t, sq));
+            }
+        }
+        for (i, s) in seats.iter().enumerate() {
+            if !placed.iter().any(|p| p.0 as usize == i) {
+                return Err(ld.at(&def.setup, format!("impossible setup: seat `{}` has no pieces", s.name)));
+            }
+        }
+        let mut stack_order = Vec::new();
+        for (i, &(seat, t, sq)) in placed.iter().enumerate() {
+            let here: Vec<&(u8, u8, Square)> = placed[..i].iter().filter(|p| p.2 == sq).collect();
+            let sd = &setup_defs.iter().find(|(n, _)| *n == seats[seat as usize].name).expect("seat has a setup").1;
+            match here.as_slice() {
+                [] => {}
+                [other] => {
+                    if other.0 != seat {
+                        return Err(ld.at(sd, format!("impossible setup: {sq} holds pieces of two seats")));
+                    }
+                    if other.1 == t {
+                        return Err(ld.at(sd, format!("impossible setup: {sq} holds two {}s (a shared square holds two different pieces)", pieces[t as usize].name)));
+                    }
+                    stack_order.push((sq, other.1, t));
+                }
+                _ => return Err(ld.at(sd, format!("impossible setup: {sq} holds more than two pieces"))),
+            }
+        }
+        if let Some(k) = royal {
+            for (i, s) in seats.iter().enumerate() {
+                let n = placed.iter().filter(|p| p.0 as usize == i && p.1 == k).count();
+                if n != 1 {
+                    let sd = setup_defs.iter().find(|(n, _)| *n == s.name).map(|x| &x.1);
+                    let what = format!("impossible setup: seat `{}` has {n} {}s (it needs exactly one)", s.name, pieces[k as usize].name);
+                    return Err(match sd {
+                        Some(sd) => ld.at(sd, what),
+                        None => ld.at(&def.setup, what),
+                    });
+                }
+            }
+        }
+
+        // Tables.
+        let mut tables = Vec::with_capacity(MAX_SEATS * MAX_TYPES);
+        for s in 0..MAX_SEATS {
+            for t in 0..MAX_TYPES {
+                let seat = seats.get(s);
+                let piece = pieces.get(t);
+                let forward = match (seat, piece) {
+                    (Some(seat), Some(p)) if p.across => seat.across.unwrap_or(seat.forward),
+                    (Some(seat), _) => seat.forward,
+                    _ => (0, 1),
+                };
+                let atoms: &[BetzaMove] = match (seat, piece) {
+                    (Some(_), Some(_)) => &moves[t],
+                    _ => &[],
+                };
+                let mut tb = build_tables(atoms, forward);
+                if let (Some(_), Some(p)) = (seat, piece) {
+                    if p.is_pawn() {
+                        tb.promo_zone = far_edge(forward);
+                    }
+                    tb.start = placed.iter().filter(|x| x.0 as usize == s && x.1 as usize == t).fold(Bitboard::EMPTY, |b, x| b.with(x.2));
+                }
+                tables.push(tb);
+            }
+        }
+        for &(seat, t, sq) in &placed {
+            let p = &pieces[t as usize];
+            if p.is_pawn() && tables[seat as usize * MAX_TYPES + t as usize].promo_zone.contains(sq) {
+                let sd = &setup_defs.iter().find(|(n, _)| *n == seats[seat as usize].name).expect("seat has a setup").1;
+                return Err(ld.at(sd, format!("impossible setup: the {} on {sq} already stands on its last line", p.name)));
+            }
+        }
+
+        let mut leaper_types = [0u8; MAX_SEATS];
+        let mut orth_riders = [0u8; MAX_SEATS];
+        let mut diag_riders = [0u8; MAX_SEATS];
+        let mut partial_riders = [0u8; MAX_SEATS];
+        let mut extra_types = 0u8;
+        for s in 0..nseats {
+            for t in 0..pieces.len() {
+                let tb: &PieceTables = &tables[s * MAX_TYPES + t];
+                if tb.has_capture_leaps {
+                    leaper_types[s] |= 1 << t;
+                }
+                let (orth, diag) = (tb.capture_dirs & 0x55, tb.capture_dirs & 0xAA);
+                if orth == 0x55 {
+                    orth_riders[s] |= 1 << t;
+                }
+                if diag == 0xAA {
+                    diag_riders[s] |= 1 << t;
+                }
+                if (orth != 0 && orth != 0x55) || (diag != 0 && diag != 0xAA) {
+                    partial_riders[s] |= 1 << t;
+                }
+                if !tb.extras.is_empty() {
+                    extra_types |= 1 << t;
+                }
+            }
+        }
+
+        let mut rules = ChessRules {
+            name,
+            title: def.title.into_inner(),
+            source: def.source.into_inner(),
+            origin: origin.to_string(),
+            board,
+            seats,
+            pieces,
+            options: opts,
+            option_sources,
+            tables,
+            zobrist: Box::new(Zobrist::new()),
+            royal,
+            fers,
+            leaper_types,
+            orth_riders,
+            diag_riders,
+            partial_riders,
+            extra_types,
+            victim_rank,
+            capturer_rank,
+            start: Position::empty(),
+            stack_order,
+        };
+        let start = Position::from_setup(&rules, &placed);
+        if let Some(k) = royal {
+            for s in 0..nseats as u8 {
+                if let Some(ksq) = start.king_square(&rules, s) {
+                    if start.in_check(&rules, s) {
+                        let _ = k;
+                        return Err(ld.at(&def.setup, format!("impossible setup: the {} of `{}` on {ksq} starts in check", rules.pieces[k as usize].name, rules.seats[s as usize].name)));
+                    }
+                }
+            }
+        }
+        rules.start = start;
+        Ok(rules)
+    }
+
+    /// The ruleset's short name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Its full title.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+    /// Where its rules come from (one line).
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+    /// The file name it was loaded from.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+    /// The board size.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+    /// The seats in turn order.
+    pub fn seats(&self) -> &[SeatInfo] {
+        &self.seats
+    }
+    /// The piece types.
+    pub fn pieces(&self) -> &[PieceInfo] {
+        &self.pieces
+    }
+    /// The resolved rule options.
+    pub fn rule_options(&self) -> &Options {
+        &self.options
+    }
+    /// The options with their current values, allowed values, explanations and sources.
+    pub fn options(&self) -> Vec<OptionInfo> {
+        options::SPECS
+            .iter()
+            .filter(|s| !s.multi_seat || self.seats.len() > 2)
+            .map(|s| OptionInfo {
+                name: s.name,
+                value: self.options.get(s.name),
+                allowed: s.kind.allowed(),
+                explanation: s.explanation,
+                source: self.option_sources.get(s.name).cloned().unwrap_or_else(|| "family default".into()),
+            })
+            .collect()
+    }
+    /// The start position.
+    pub fn start_position(&self) -> Position {
+        self.start
+    }
+    pub(crate) fn num_seats(&self) -> usize {
+        self.seats.len()
+    }
+    #[inline(always)]
+    pub(crate) fn table(&self, seat: u8, t: u8) -> &PieceTables {
+        &self.tables[seat as usize * MAX_TYPES + t as usize]
+    }
+    /// The piece type with this letter.
+    pub fn piece_by_letter(&self, letter: char) -> Option<u8> {
+        self.pieces.iter().position(|p| p.letter == letter).map(|i| i as u8)
+    }
+}
+
+fn far_edge(forward: (i32, i32)) -> Bitboard {
+    let mut b = Bitboard::EMPTY;
+    for sq in 0..64u8 {
+        let s = Square(sq);
+        let last = match forward {
+            (0, 1) => s.rank() == 7,
+            (0, -1) => s.rank() == 0,
+            (1, 0) => s.file() == 7,
+            _ => s.file() == 0,
+        };
+        if last {
+            b = b.with(s);
+        }
+    }
+    b
+}
+
+fn build_tables(atoms: &[BetzaMove], forward: (i32, i32)) -> PieceTables {
+    let mut tb = PieceTables {
+        quiet: [Bitboard::EMPTY; 64],
+        capture: [Bitboard::EMPTY; 64],
+        capture_rev: [Bitboard::EMPTY; 64],
+        quiet_dirs: 0,
+        capture_dirs: 0,
+        extra_index: [(0, 0); 64],
+        extras: Vec::new(),
+        promo_zone: Bitboard::EMPTY,
+        start: Bitboard::EMPTY,
+        has_leaps: false,
+        has_capture_leaps: false,
+    };
+    for m in atoms {
+        if m.rider {
+            let (df, dr) = rotate(i32::from(m.dx), i32::from(m.dy), forward);
+            let d = Direction::from_step(df, dr).expect("riders step one square").0;
+            if m.quiet {
+                tb.quiet_dirs |= 1 << d;
+            }
+            if m.capture {
+                tb.capture_dirs |= 1 << d;
+            }
+        }
+    }
+    for sq in 0..64u8 {
+        let from = Square(sq);
+        let start = tb.extras.len();
+        for m in atoms.iter().filter(|m| !m.rider) {
+            let (df, dr) = rotate(i32::from(m.dx), i32::from(m.dy), forward);
+            let Some(to) = from.offset(df, dr) else { continue };
+            if m.initial || m.lame {
+                let block = if m.lame { from.offset(df / 2, dr / 2).map_or(Bitboard::EMPTY, |s| s.bb()) } else { Bitboard::EMPTY };
+                tb.extras.push(Extra { to, block, initial: m.initial });
+                continue;
+            }
+            if m.quiet {
+                tb.quiet[from.index()] = tb.quiet[from.index()].with(to);
+            }
+            if m.capture {
+                tb.capture[from.index()] = tb.capture[from.index()].with(to);
+                tb.capture_rev[to.index()] = tb.capture_rev[to.index()].with(from);
+                tb.has_capture_leaps = true;
+            }
+            tb.has_leaps = true;
+        }
+        tb.extra_index[from.index()] = (start as u16, (tb.extras.len() - start) as u8);
+    }
+    tb
+}
+
+impl Zobrist {
+    fn new() -> Zobrist {
+        let mut state = 0x5DEE_CE66_D1B5_4A32u64;
+        let mut next = move || {
+            // splitmix64
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let mut piece = [[[0u64; 64]; MAX_TYPES]; MAX_SEATS];
+        piece.iter_mut().flatten().flatten().for_each(|k| *k = next());
+        let mut unmoved = [0u64; 64];
+        unmoved.iter_mut().for_each(|k| *k = next());
+        let captured = next();
+        let mut to_move = [0u64; MAX_SEATS];
+        to_move.iter_mut().for_each(|k| *k = next());
+        let mut bets = [0u64; MAX_SEATS + 1];
+        bets.iter_mut().skip(1).for_each(|k| *k = next());
+        let mut passes = [0u64; MAX_SEATS + 1];
+        passes.iter_mut().skip(1).for_each(|k| *k = next());
+        Zobrist { piece, unmoved, captured, to_move, bets, passes }
+    }
+}
