@@ -1,0 +1,260 @@
+//! The HTTP and WebSocket interface: pages, assets, the JSON API and the live game socket.
+
+use crate::assets;
+use crate::hub::{Hub, HubError};
+use crate::record::{Record, Setup};
+use crate::view;
+use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use tokio::sync::broadcast::error::RecvError;
+
+/// The largest request body accepted (a record of a long game fits easily).
+const BODY_LIMIT: usize = 1 << 20;
+/// The largest WebSocket message accepted from a browser.
+const WS_LIMIT: usize = 16 << 10;
+
+/// An error answer: a status and a JSON `{"error": ...}`.
+pub struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({"error": self.1}))).into_response()
+    }
+}
+
+impl From<HubError> for ApiError {
+    fn from(e: HubError) -> Self {
+        let status = match &e {
+            HubError::NoGame(_) => StatusCode::NOT_FOUND,
+            HubError::NotASeat => StatusCode::FORBIDDEN,
+            HubError::Illegal(_) | HubError::Record(_) => StatusCode::BAD_REQUEST,
+            HubError::Store(_) | HubError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        ApiError(status, e.to_string())
+    }
+}
+
+fn bad(msg: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, msg.into())
+}
+
+/// Reads a JSON body, saying what is wrong with it (line, column) if it cannot.
+fn parse_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| bad(format!("malformed request body: {e}")))
+}
+
+/// The routes of the app.
+pub fn router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/", get(|| async { Html(assets::LOBBY_HTML) }))
+        .route("/g/{id}", get(|| async { Html(assets::GAME_HTML) }))
+        .route("/assets/{name}", get(asset))
+        .route("/api/rulesets", get(rulesets))
+        .route("/api/rulesets/{name}", get(ruleset))
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/games/{id}", get(game_state))
+        .route("/api/games/{id}/export", get(export))
+        .route("/api/games/{id}/move", post(play_move))
+        .route("/api/games/{id}/ws", get(socket))
+        .route("/api/import", post(import))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(hub)
+}
+
+async fn asset(Path(name): Path<String>) -> Response {
+    match assets::asset(&name) {
+        Some(a) => ([(header::CONTENT_TYPE, a.content_type), (header::CACHE_CONTROL, "no-cache")], a.body).into_response(),
+        None => ApiError(StatusCode::NOT_FOUND, format!("no asset `{}`", name.chars().take(60).collect::<String>())).into_response(),
+    }
+}
+
+async fn rulesets() -> Result<Json<Value>, ApiError> {
+    let mut out = Vec::new();
+    for h in libro_catalog::shipped() {
+        match libro_catalog::load(&h.name, &[]) {
+            Ok(r) => out.push(view::ruleset_info(&r)),
+            Err(e) => return Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())),
+        }
+    }
+    Ok(Json(json!(out)))
+}
+
+async fn ruleset(Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
+    if name.contains('/') || name.contains('.') {
+        return Err(bad("not a ruleset name"));
+    }
+    let r = libro_catalog::load(&name, &[]).map_err(|e| ApiError(StatusCode::NOT_FOUND, e.to_string()))?;
+    let mut info = view::ruleset_info(&r);
+    let (record, seed) = assets::rules_texts(&name);
+    info["rules_of_record"] = json!(record);
+    info["seed"] = match seed {
+        Some((file, game, text)) => json!({"file": file, "game": game, "text": text}),
+        None => Value::Null,
+    };
+    Ok(Json(info))
+}
+
+async fn list_games(State(hub): State<Arc<Hub>>) -> Json<Value> {
+    Json(json!(hub.list().await))
+}
+
+/// A new game as the lobby asks for it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRequest {
+    ruleset: String,
+    #[serde(default)]
+    options: BTreeMap<String, String>,
+    players: Vec<String>,
+    #[serde(default)]
+    stakes: Option<Vec<u32>>,
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+async fn create_game(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>, ApiError> {
+    let req: CreateRequest = parse_body(&body)?;
+    if req.options.len() > 32 || req.players.len() > libro_core::MAX_SEATS {
+        return Err(bad("too many options or players"));
+    }
+    // Only options the ruleset has are passed on (the catalog names any unknown one).
+    let setup = Setup {
+        ruleset: req.ruleset,
+        options: req.options.into_iter().collect(),
+        seed: req.seed.unwrap_or_else(rand::random),
+        stakes: req.stakes,
+        players: req.players,
+    };
+    let created = hub.create(setup).await?;
+    Ok(Json(json!(created)))
+}
+
+async fn game_state(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let cell = hub.get(&id).await?;
+    let msg = cell.lock().await.full_message(None);
+    Ok(([(header::CONTENT_TYPE, "application/json")], msg).into_response())
+}
+
+async fn export(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let cell = hub.get(&id).await?;
+    let rec = cell.lock().await.record();
+    let body = serde_json::to_string_pretty(&rec).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let disposition = format!("attachment; filename=\"libro-{}-{id}.json\"", rec.setup.ruleset);
+    Ok(([(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, disposition)], body).into_response())
+}
+
+async fn import(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>, ApiError> {
+    let rec: Record = parse_body(&body)?;
+    let created = hub.import(rec).await?;
+    Ok(Json(json!(created)))
+}
+
+/// A move sent over HTTP (the page uses the socket; scripts may use this).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    token: String,
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+async fn play_move(State(hub): State<Arc<Hub>>, Path(id): Path<String>, body: Bytes) -> Result<Json<Value>, ApiError> {
+    let req: MoveRequest = parse_body(&body)?;
+    hub.play(&id, &req.token, &req.mv).await?;
+    let cell = hub.get(&id).await?;
+    let now = cell.lock().await.now.clone();
+    Ok(Json(json!({"ok": true, "now": now})))
+}
+
+#[derive(Deserialize)]
+struct SocketQuery {
+    #[serde(default)]
+    t: String,
+}
+
+/// A message from a browser.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+enum ClientMessage {
+    Move {
+        #[serde(rename = "move")]
+        mv: String,
+        #[serde(default)]
+        id: Option<u64>,
+    },
+    Ping {
+        #[serde(default)]
+        id: Option<u64>,
+    },
+}
+
+async fn socket(State(hub): State<Arc<Hub>>, Path(id): Path<String>, Query(q): Query<SocketQuery>, ws: WebSocketUpgrade) -> Result<Response, ApiError> {
+    // Fail before upgrading if the game does not exist.
+    hub.get(&id).await?;
+    Ok(ws.max_message_size(WS_LIMIT).max_frame_size(WS_LIMIT).on_upgrade(move |s| live(hub, id, q.t, s)))
+}
+
+async fn send_text(socket: &mut WebSocket, text: impl Into<String>) -> bool {
+    socket.send(Message::Text(text.into().into())).await.is_ok()
+}
+
+/// One viewer's socket: the full game first, then every update; moves from a seat's link.
+async fn live(hub: Arc<Hub>, id: String, token: String, mut socket: WebSocket) {
+    let Ok(cell) = hub.get(&id).await else { return };
+    let (first, mut rx, seat) = {
+        let g = cell.lock().await;
+        let seat = g.seat_of(&token);
+        (g.full_message(seat), g.tx.subscribe(), seat)
+    };
+    if !send_text(&mut socket, first).await {
+        return;
+    }
+    if seat.is_none() && !token.is_empty() {
+        let msg = json!({"type": "error", "message": HubError::NotASeat.to_string()}).to_string();
+        if !send_text(&mut socket, msg).await {
+            return;
+        }
+    }
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let Some(Ok(msg)) = incoming else { return };
+                let text = match msg {
+                    Message::Text(t) => t.to_string(),
+                    Message::Binary(_) => {
+                        if !send_text(&mut socket, json!({"type": "error", "message": "binary messages are not understood"}).to_string()).await { return }
+                        continue;
+                    }
+                    Message::Close(_) => return,
+                    _ => continue,
+                };
+                let reply = match serde_json::from_str::<ClientMessage>(&text) {
+                    Err(e) => json!({"type": "error", "message": format!("malformed message: {e}")}),
+                    Ok(ClientMessage::Ping { id }) => json!({"type": "pong", "id": id}),
+                    Ok(ClientMessage::Move { mv, id: req }) => match hub.play(&id, &token, &mv).await {
+                        Ok(()) => json!({"type": "ok", "id": req}),
+                        Err(e) => json!({"type": "error", "id": req, "message": e.to_string()}),
+                    },
+                };
+                if !send_text(&mut socket, reply.to_string()).await { return }
+            }
+            update = rx.recv() => {
+                let text: String = match update {
+                    Ok(m) => m.to_string(),
+                    Err(RecvError::Lagged(_)) => cell.lock().await.full_message(seat),
+                    Err(RecvError::Closed) => return,
+                };
+                if !send_text(&mut socket, text).await { return }
+            }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! Storage of games behind one interface, [`Store`]: SQLite now (one file, created if
+//! missing); a PostgreSQL store for several server instances implements the same trait.
+//!
+//! A game is stored as its setup (ruleset, options, seed, stakes, players, seat tokens) and
+//! an append-only list of events (moves and dice rolls), numbered from 0. The server writes
+//! each event before it tells anyone about it, and on start replays every game from them.
+
+use crate::record::{Event, Setup};
+use rusqlite::{params, Connection, OptionalExtension};
+use std::path::Path;
+use std::sync::Mutex;
+
+/// What went wrong in storage.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Db(#[from] rusqlite::Error),
+    #[error("stored data of game {game} is unreadable: {reason}")]
+    Corrupt { game: String, reason: String },
+    #[error("event {index} of game {game} is already stored (a concurrent write?)")]
+    Conflict { game: String, index: u32 },
+}
+
+/// A stored game as loaded at start-up.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    pub id: String,
+    pub setup: Setup,
+    /// One secret token per seat (`None` for AI seats).
+    pub tokens: Vec<Option<String>>,
+    pub created: i64,
+    pub events: Vec<Event>,
+}
+
+/// Where games are kept. Every method is blocking; the server calls them off the async
+/// threads.
+pub trait Store: Send + Sync + 'static {
+    /// Stores a new game with its setup and seat tokens.
+    fn create_game(&self, id: &str, setup: &Setup, tokens: &[Option<String>], created: i64) -> Result<(), StoreError>;
+    /// Appends event number `index` of game `id`; fails with [`StoreError::Conflict`] if that
+    /// number is taken, so two writers can never both succeed.
+    fn append_event(&self, id: &str, index: u32, event: &Event) -> Result<(), StoreError>;
+    /// Records that the game is over (for listings); the events remain the truth.
+    fn set_status(&self, id: &str, status: &str) -> Result<(), StoreError>;
+    /// Every stored game with its events, oldest first.
+    fn load_all(&self) -> Result<Vec<StoredGame>, StoreError>;
+}
+
+/// The SQLite store: one database file in WAL mode.
+pub struct SqliteStore {
+    conn: Mutex<Connection>,
+}
+
+impl SqliteStore {
+    /// Opens (creating if missing) the database file and its tables.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let conn = Connection::open(path)?;
+        Self::init(conn)
+    }
+
+    /// A private in-memory database (tests).
+    pub fn in_memory() -> Result<SqliteStore, StoreError> {
+        Self::init(Connection::open_in_memory()?)
+    }
+
+    fn init(conn: Connection) -> Result<SqliteStore, StoreError> {
+        // WAL with synchronous=NORMAL: a committed event survives the server process dying
+        // (the restart case); only an OS crash or power loss may lose the last commits.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS games (
+                id TEXT PRIMARY KEY,
+                setup TEXT NOT NULL,
+                tokens TEXT NOT NULL,
+                created INTEGER NOT NULL,
+                status TEXT NOT NULL DEFAULT 'playing'
+            );
+            CREATE TABLE IF NOT EXISTS events (
+                game TEXT NOT NULL REFERENCES games(id),
+                idx INTEGER NOT NULL,
+                event TEXT NOT NULL,
+                PRIMARY KEY (game, idx)
+            );",
+        )?;
+        Ok(SqliteStore { conn: Mutex::new(conn) })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave SQLite half-written (each statement is
+        // atomic), so a poisoned lock is still usable.
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).expect("setup, tokens and events serialise")
+}
+
+impl Store for SqliteStore {
+    fn create_game(&self, id: &str, setup: &Setup, tokens: &[Option<String>], created: i64) -> Result<(), StoreError> {
+        self.lock().execute(
+            "INSERT INTO games (id, setup, tokens, created) VALUES (?1, ?2, ?3, ?4)",
+            params![id, json(setup), json(&tokens), created],
+        )?;
+        Ok(())
+    }
+
+    fn append_event(&self, id: &str, index: u32, event: &Event) -> Result<(), StoreError> {
+        let conn = self.lock();
+        let taken: Option<i64> =
+            conn.query_row("SELECT 1 FROM events WHERE game = ?1 AND idx = ?2", params![id, index], |r| r.get(0)).optional()?;
+        if taken.is_some() {
+            return Err(StoreError::Conflict { game: id.to_string(), index });
+        }
+        conn.execute("INSERT INTO events (game, idx, event) VALUES (?1, ?2, ?3)", params![id, index, json(event)])?;
+        Ok(())
+    }
+
+    fn set_status(&self, id: &str, status: &str) -> Result<(), StoreError> {
+        self.lock().execute("UPDATE games SET status = ?2 WHERE id = ?1", params![id, status])?;
+        Ok(())
+    }
+
+    fn load_all(&self) -> Result<Vec<StoredGame>, StoreError> {
+        let conn = self.lock();
+        let mut games = Vec::new();
+        let mut stmt = conn.prepare("SELECT id, setup, tokens, created FROM games ORDER BY created, id")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?)))?;
+        for row in rows {
+            let (id, setup, tokens, created) = row?;
+            let corrupt = |reason: String| StoreError::Corrupt { game: id.clone(), reason };
+            let setup: Setup = serde_json::from_str(&setup).map_err(|e| corrupt(format!("setup: {e}")))?;
+            let tokens: Vec<Option<String>> = serde_json::from_str(&tokens).map_err(|e| corrupt(format!("tokens: {e}")))?;
+            games.push(StoredGame { id, setup, tokens, created, events: Vec::new() });
+        }
+        drop(stmt);
+        let mut stmt = conn.prepare("SELECT idx, event FROM events WHERE game = ?1 ORDER BY idx")?;
+        for g in &mut games {
+            let rows = stmt.query_map(params![g.id], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?)))?;
+            for row in rows {
+                let (idx, text) = row?;
+                if idx as usize != g.events.len() {
+                    return Err(StoreError::Corrupt { game: g.id.clone(), reason: format!("event {} is missing", g.events.len()) });
+                }
+                let ev: Event = serde_json::from_str(&text)
+                    .map_err(|e| StoreError::Corrupt { game: g.id.clone(), reason: format!("event {idx}: {e}") })?;
+                g.events.push(ev);
+            }
+        }
+        Ok(games)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> Setup {
+        Setup {
+            ruleset: "fallas".into(),
+            options: vec![],
+            seed: 7,
+            stakes: None,
+            players: vec!["human".into(), "ai:2".into()],
+        }
+    }
+
+    #[test]
+    fn events_come_back_in_order_and_a_taken_index_is_refused() {
+        let s = SqliteStore::in_memory().unwrap();
+        s.create_game("g1", &setup(), &[Some("tok".into()), None], 5).unwrap();
+        s.append_event("g1", 0, &Event::Roll { roll: "5-2".into() }).unwrap();
+        s.append_event("g1", 1, &Event::Move { seat: 0, text: "24/19".into() }).unwrap();
+        assert!(matches!(s.append_event("g1", 1, &Event::Roll { roll: "1-1-1".into() }), Err(StoreError::Conflict { .. })));
+        let all = s.load_all().unwrap();
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].tokens, vec![Some("tok".to_string()), None]);
+        assert_eq!(all[0].events, vec![Event::Roll { roll: "5-2".into() }, Event::Move { seat: 0, text: "24/19".into() }]);
+    }
+
+    #[test]
+    fn events_of_an_unknown_game_are_refused() {
+        let s = SqliteStore::in_memory().unwrap();
+        assert!(s.append_event("nope", 0, &Event::Roll { roll: "1-2-3".into() }).is_err());
+    }
+}
