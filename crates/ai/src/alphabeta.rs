@@ -6,6 +6,8 @@
 //! over their outcomes with Star1 pruning (Ballard's *-minimax), using ±[`MATE`] as the
 //! bounds on a child's value.
 //!
+//! Plies (for mate distances and the per-ply tables) count moves only, not chance events.
+//!
 //! Values are always from one *side*'s view: side 0 is the anchor seat's side (seat 0 for
 //! two seats; the root seat when paranoid), side 1 everyone else. A node whose mover is on
 //! the other side flips the window and the sign, so turn order need not alternate (passes,
@@ -444,6 +446,9 @@ impl<G: Heuristic> AlphaBeta<G> {
         let mut value = None;
         for c in &outcomes {
             let w = i64::from(c.weight);
+            if w == 0 {
+                continue;
+            }
             remaining -= w;
             // Bounds on this outcome's value that decide the whole event.
             let a = (alpha * total - sum - hi * remaining).div_euclid(w);
@@ -459,7 +464,8 @@ impl<G: Heuristic> AlphaBeta<G> {
             let window = (a.max(-i64::from(INF)) as i32, b.min(i64::from(INF)) as i32);
             let mut child = game.clone();
             child.apply_chance(c.outcome);
-            let v = i64::from(self.search(&child, depth, ply + 1, window.0, window.1, side));
+            // Chance plies do not count: distances to a won game are in moves of the seats.
+            let v = i64::from(self.search(&child, depth, ply, window.0, window.1, side));
             if self.stopper.stopped {
                 self.chances[ply] = outcomes;
                 return 0;

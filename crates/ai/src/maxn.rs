@@ -211,7 +211,7 @@ impl<G: Heuristic> MaxN<G> {
         for c in &outcomes {
             let mut child = game.clone();
             child.apply_chance(c.outcome);
-            let v = self.value(&child, depth, ply + 1);
+            let v = self.value(&child, depth, ply);
             if self.stopper.stopped {
                 self.chances[ply] = outcomes;
                 return [0; MAX_SEATS];

@@ -19,7 +19,8 @@ pub enum Score {
     /// An evaluation in centi-units (a pawn is about 100).
     Cp(i32),
     /// A forced result: `Mate(n)` wins in `n` moves of the side to move; `Mate(-n)` loses
-    /// in `n` (moves counted as in UCI: two plies make a move).
+    /// in `n` (moves counted as in UCI: two plies make a move; chance events do not count,
+    /// and a win through chance events is a mate only if every outcome wins).
     Mate(i32),
 }
 
