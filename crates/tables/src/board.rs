@@ -207,9 +207,6 @@ mod tests {
         // On roll white: black's key first = 0 1 0 (point 1 empty, one on point 2), then 23
         // more zeros (points 3-24 and bar) -> 25 zeros and one 1 at bit 1; white's part starts
         // at bit 26 with its one checker on point 1. Bits 1 and 26 set.
-        let mut key = [0u8; 10];
-        key[0] |= 1 << 1;
-        key[26 / 8] |= 1 << (26 % 8);
         let id = board.gnubg_id(0);
         let decoded = Board::from_gnubg_id(&id, 0, 15).unwrap();
         assert_eq!(decoded, board);

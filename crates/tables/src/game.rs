@@ -151,7 +151,7 @@ impl TablesGame {
             Phase::Roll(_) | Phase::Move(..) if all_off(0) || all_off(1) => {
                 let s = if all_off(0) { 0 } else { 1 };
                 return Err(format!(
-                    "{} has borne off every checker, so the game is over: write `{}:bore-off`",
+                    "{} has borne off every checker, so the game is over, written `ID:{}:bore-off`",
                     rules.seat_name(s),
                     rules.seat_name(s)
                 ));
@@ -161,7 +161,7 @@ impl TablesGame {
                 d.check(count, sides).map_err(|e| e.to_string())?;
                 if rules.falla && !can_play_all(&rules, &board, s.index(), d) {
                     return Err(format!(
-                        "{} cannot play {d} here: that roll is a falla (write `{}:falla:{d}`)",
+                        "{} cannot play {d} here: that roll is a falla, written `ID:{}:falla:{d}`",
                         name(s),
                         name(s)
                     ));

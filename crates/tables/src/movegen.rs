@@ -547,6 +547,66 @@ pub fn generate_plays<B: MoveBuffer<Play>>(
     });
 }
 
+/// Finds the listed play (the first found, as [`generate_plays`] lists it) whose resulting
+/// position has `key`, without listing the others.
+pub(crate) fn find_play(rules: &TablesRules, board: &Board, seat: usize, dice: Dice, key: u128) -> Option<Play> {
+    let mut mover = Mover::new(rules, board, seat);
+    let n = dice.len();
+    let want = if rules.falla {
+        n
+    } else {
+        let mut most = MostDice { n, best: 0 };
+        mover.search_all(dice.values(), &mut most);
+        most.best
+    };
+    let mut find = Find { key, want, n, all_dice: rules.falla, found: None };
+    mover.search_all(dice.values(), &mut find);
+    find.found
+}
+
+/// The most dice any sequence plays (stops once every die is played).
+struct MostDice {
+    n: usize,
+    best: usize,
+}
+
+impl Sink for MostDice {
+    fn complete(&mut self, _: &Mover, _: &[Step]) -> bool {
+        self.best = self.n;
+        true
+    }
+    fn dead_end(&mut self, _: &Mover, steps: &[Step]) -> bool {
+        self.best = self.best.max(steps.len());
+        false
+    }
+}
+
+/// Stops at the first legal play reaching `key`.
+struct Find {
+    key: u128,
+    want: usize,
+    n: usize,
+    all_dice: bool,
+    found: Option<Play>,
+}
+
+impl Sink for Find {
+    fn complete(&mut self, mover: &Mover, steps: &[Step]) -> bool {
+        if self.want == self.n && mover.key == self.key {
+            self.found = Play::new(steps);
+            return true;
+        }
+        false
+    }
+    fn dead_end(&mut self, mover: &Mover, steps: &[Step]) -> bool {
+        if !self.all_dice && steps.len() == self.want && mover.key == self.key {
+            self.found = Play::new(steps);
+            return true;
+        }
+        false
+    }
+}
+
 /// Whether `seat` can play all of `dice` (or bear off its last checker with them).
 pub fn can_play_all(rules: &TablesRules, board: &Board, seat: usize, dice: Dice) -> bool {
     Mover::new(rules, board, seat).can_finish(dice.values())

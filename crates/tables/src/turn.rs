@@ -5,7 +5,7 @@
 use crate::board::Board;
 use crate::dice::{Dice, MAX_DICE};
 use crate::game::{Phase, TablesGame};
-use crate::movegen::Mover;
+use crate::movegen::{find_play, Mover};
 use crate::notation::{NotationError, Play, Step, BAR, OFF};
 use crate::rules::TablesRules;
 use arrayvec::ArrayVec;
@@ -120,7 +120,6 @@ impl Resolver<'_> {
                 },
             );
         }
-        let mut fitted = false;
         for i in 0..left.len() {
             let die = left[i];
             if left[..i].contains(&die) {
@@ -135,7 +134,6 @@ impl Resolver<'_> {
             if !reaches_end && !on_the_way {
                 continue;
             }
-            fitted = true;
             let land = match m.explain(from, die) {
                 Ok(land) => land,
                 Err(why) => {
@@ -177,7 +175,8 @@ impl Resolver<'_> {
             left.insert(i, die);
             m.undo(from, land, hit);
         }
-        if !fitted && depth == 0 {
+        // Lowest priority: shown only if no way of playing this step got anywhere.
+        if depth == 0 {
             let reason = format!(
                 "no die left ({}), alone or added up, takes a checker from {} to {}",
                 dice_text(left),
@@ -212,7 +211,6 @@ pub(crate) fn resolve_play(game: &TablesGame, text: &str) -> Result<Play, MoveEr
     let written: Play = text.parse()?;
     let steps: Vec<Step> = written.steps().collect();
     let mut mover = Mover::new(game.rules(), game.board(), seat.index());
-    let legal = legal_with_keys(game, &mover);
     let mut resolver = Resolver {
         written: &steps,
         results: Vec::new(),
@@ -221,12 +219,16 @@ pub(crate) fn resolve_play(game: &TablesGame, text: &str) -> Result<Play, MoveEr
     let mut left: ArrayVec<u8, MAX_DICE> = dice.values().iter().copied().collect();
     resolver.steps(&mut mover, &mut left, 0);
 
+    // One listed play per distinct resulting position the written steps can reach.
     let mut matched: Vec<Play> = Vec::new();
+    let mut keys: Vec<u128> = Vec::new();
     for (key, _) in &resolver.results {
-        if let Some((p, _)) = legal.iter().find(|(_, k)| k == key) {
-            if !matched.contains(p) {
-                matched.push(*p);
-            }
+        if keys.contains(key) {
+            continue;
+        }
+        keys.push(*key);
+        if let Some(p) = find_play(game.rules(), game.board(), seat.index(), dice, *key) {
+            matched.push(p);
         }
     }
     match matched.as_slice() {
@@ -245,9 +247,10 @@ pub(crate) fn resolve_play(game: &TablesGame, text: &str) -> Result<Play, MoveEr
         [] => {}
     }
     if let Some((_, unplayed)) = resolver.results.first() {
+        let legal = game.plays();
         let example = legal
             .first()
-            .map(|(p, _)| format!(" (e.g. `{p}`)"))
+            .map(|p| format!(" (e.g. `{p}`)"))
             .unwrap_or_default();
         let reason = if game.rules().falla() {
             format!(
@@ -256,7 +259,7 @@ pub(crate) fn resolve_play(game: &TablesGame, text: &str) -> Result<Play, MoveEr
                 dice.len()
             )
         } else {
-            let most = legal.first().map_or(0, |(p, _)| p.len());
+            let most = legal.first().map_or(0, Play::len);
             format!(
                 "it leaves {} unplayed, and {most} of the dice can be played here{example}",
                 dice_text(unplayed)
