@@ -1,0 +1,64 @@
+// Helpers shared by the lobby and the game page.
+"use strict";
+
+function esc(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+async function api(path, body) {
+  const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const res = await fetch(path, opts);
+  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  return data;
+}
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return e;
+}
+
+function seatColour(name) {
+  return ["white", "black", "red", "green"].includes(name) ? name : "white";
+}
+
+function playerLabel(p) {
+  if (p === "human") return "human";
+  const m = /^ai:(\d)$/.exec(p);
+  if (m) return `AI level ${m[1]}`;
+  return p;
+}
+
+// The rules panel: the rules of record, the options with their sources, the pieces and the
+// seed text, fetched for a ruleset and shown in a dialog.
+async function showRules(name) {
+  const info = await api(`/api/rulesets/${encodeURIComponent(name)}`);
+  let dlg = document.getElementById("rules-dialog");
+  if (!dlg) {
+    dlg = el("dialog", { id: "rules-dialog" });
+    document.body.append(dlg);
+  }
+  dlg.innerHTML = "";
+  const pieces = (info.pieces || []).map((p) =>
+    el("li", {}, el("span", { class: "rules-piece" }), ` ${p.name} (${p.letter}): ${p.betza}`));
+  pieces.forEach((li, i) => (li.firstChild.innerHTML = pieceSvg(info.pieces[i].name, "white")));
+  dlg.append(
+    el("button", { class: "close", onclick: () => dlg.close() }, "Close"),
+    el("h2", {}, info.title),
+    el("p", { class: "source" }, "Source: ", info.source),
+    info.rules_of_record ? el("section", {}, el("h3", {}, "Rules libro plays (rules of record)"), el("pre", { class: "text" }, info.rules_of_record)) : null,
+    el("h3", {}, "Options of this ruleset"),
+    el("ul", { class: "options" }, info.options.map((o) => el("li", {}, el("b", {}, o.name), ` = ${o.value} — ${o.explanation} `, el("i", {}, `[${o.source}]`)))),
+    pieces.length ? el("section", {}, el("h3", {}, "Pieces"), el("ul", { class: "pieces" }, pieces)) : null,
+    info.seed
+      ? el("details", { open: true }, el("summary", {}, `Source text (seed ${info.seed.file}: ${info.seed.game})`), el("pre", { class: "text seed" }, info.seed.text))
+      : el("p", {}, "No seed text: this game is played for comparison, as the rules of record give it."),
+  );
+  dlg.showModal();
+}

@@ -1,0 +1,548 @@
+// The game page: the board of the game's family, the move list, the players, live over a
+// WebSocket. The server checks every move; the page only offers the legal ones.
+"use strict";
+
+const S = {
+  id: location.pathname.split("/").pop(),
+  token: new URLSearchParams(location.hash.slice(1)).get("t") || "",
+  you: null,
+  meta: null,
+  start: null,
+  history: [],
+  now: null,
+  viewIndex: null, // null: the live position; else the number of events shown
+  sel: null, // chess: selected square; tables: selected board point or "bar"
+  path: [], // tables: the die steps chosen so far this turn
+  ws: null,
+  drag: null,
+};
+
+// ---------- helpers ----------
+
+function shownIndex() {
+  return S.viewIndex === null ? S.history.length : S.viewIndex;
+}
+function isLive() {
+  return S.viewIndex === null || S.viewIndex === S.history.length;
+}
+function viewAt(i) {
+  return i === 0 ? S.start : S.history[i - 1].view;
+}
+function seatName(i) {
+  return S.meta.seats[i] ?? `seat ${i}`;
+}
+function myTurn() {
+  return isLive() && S.now && S.now.turn.kind === "seat" && S.you !== null && S.now.turn.seat === S.you && !S.now.thinking;
+}
+function toast(msg) {
+  const t = document.getElementById("toast");
+  t.textContent = msg;
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (t.hidden = true), 6000);
+}
+function send(obj) {
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(obj));
+  else toast("not connected: the move was not sent");
+}
+function sendMove(text) {
+  S.sel = null;
+  S.path = [];
+  send({ type: "move", move: text });
+}
+
+// ---------- chess ----------
+
+const FILES = "abcdefgh";
+function parseChessMove(text) {
+  const m = /^([A-Z])?([a-h][1-8])([a-h][1-8])$/.exec(text);
+  return m ? { text, piece: m[1] || null, from: m[2], to: m[3] } : null;
+}
+function pieceName(letter) {
+  const p = (S.meta.pieces || []).find((x) => x.letter === letter);
+  return p ? p.name : letter;
+}
+function lastChessMove(idx) {
+  for (let i = idx - 1; i >= 0; i--) {
+    const e = S.history[i];
+    if (e.kind === "move") return parseChessMove(e.text);
+  }
+  return null;
+}
+function chessLegal() {
+  if (!myTurn()) return [];
+  return S.now.legal.map(parseChessMove).filter(Boolean);
+}
+
+function renderChess(view) {
+  const board = document.getElementById("board");
+  board.className = "chess";
+  board.innerHTML = "";
+  const flip = S.meta.seats.length === 2 && S.you === 1;
+  const bySq = {};
+  for (const s of view.squares) bySq[s.sq] = s;
+  const legal = chessLegal();
+  const fromSquares = new Set(legal.map((m) => m.from));
+  const targets = S.sel ? legal.filter((m) => m.from === S.sel) : [];
+  const targetSet = new Set(targets.map((m) => m.to));
+  const last = lastChessMove(shownIndex());
+  const grid = el("div", { class: "grid" });
+  for (let row = 0; row < 8; row++) {
+    for (let col = 0; col < 8; col++) {
+      const rank = flip ? row : 7 - row;
+      const file = flip ? 7 - col : col;
+      const sq = FILES[file] + (rank + 1);
+      const cls = ["sq", (rank + file) % 2 === 0 ? "dark" : "light"];
+      if (last && (last.from === sq || last.to === sq)) cls.push("last");
+      if (view.check.includes(sq)) cls.push("check");
+      if (S.sel === sq) cls.push("selected");
+      if (targetSet.has(sq)) cls.push(bySq[sq] ? "target capture" : "target");
+      if (!S.sel && fromSquares.has(sq)) cls.push("movable");
+      const cell = el("div", { class: cls.join(" "), "data-sq": sq });
+      const occ = bySq[sq];
+      if (occ) {
+        const colour = seatColour(seatName(occ.seat));
+        if (occ.pieces.length > 1) {
+          cell.classList.add("shared");
+          cell.title = `shared square: ${occ.pieces.map(pieceName).join(" and ")} of ${seatName(occ.seat)}`;
+        }
+        occ.pieces.forEach((l, i) => {
+          const wrap = el("div", { class: occ.pieces.length > 1 ? `stack s${i}` : "single" });
+          wrap.innerHTML = pieceSvg(pieceName(l), colour);
+          cell.append(wrap);
+        });
+        if (!cell.title) cell.title = `${seatName(occ.seat)} ${pieceName(occ.pieces[0])}`;
+      }
+      if (col === 0) cell.append(el("span", { class: "coord rank" }, rank + 1));
+      if (row === 7) cell.append(el("span", { class: "coord file" }, FILES[file]));
+      grid.append(cell);
+    }
+  }
+  board.append(grid);
+  document.getElementById("pass").hidden = !(myTurn() && S.now.legal.includes("pass"));
+  document.getElementById("undo-step").hidden = true;
+}
+
+function chessPointer(sq, isDown) {
+  const legal = chessLegal();
+  if (S.sel && sq !== S.sel) {
+    const moves = legal.filter((m) => m.from === S.sel && m.to === sq);
+    if (moves.length === 1) return sendMove(moves[0].text);
+    if (moves.length > 1) return choosePiece(moves);
+  }
+  if (!isDown) return;
+  if (legal.some((m) => m.from === sq)) {
+    S.sel = S.sel === sq ? null : sq;
+    return render();
+  }
+  if (myTurn() && S.now.forced) toast(`That move is not allowed: ${S.now.forced}`);
+  else if (!myTurn() && S.you !== null && isLive() && S.now.turn.kind === "seat") toast(`It is ${seatName(S.now.turn.seat)}'s turn.`);
+  S.sel = null;
+  render();
+}
+
+// Two pieces on one square (Short Assize) may both reach the same square: ask which moves.
+function choosePiece(moves) {
+  const box = document.getElementById("chooser");
+  box.innerHTML = "";
+  box.append(el("p", {}, "Which piece moves?"));
+  for (const m of moves) {
+    const b = el("button", { type: "button", onclick: () => { box.hidden = true; sendMove(m.text); } });
+    b.innerHTML = pieceSvg(pieceName(m.piece), seatColour(seatName(S.you))) + pieceName(m.piece);
+    box.append(b);
+  }
+  box.append(el("button", { type: "button", onclick: () => (box.hidden = true) }, "Cancel"));
+  box.hidden = false;
+}
+
+// ---------- tables ----------
+
+function tablesOptions() {
+  if (!myTurn() || !S.now.steps) return [];
+  let opts = S.now.steps;
+  for (const n of S.path) opts = n.next;
+  return opts;
+}
+
+// The board with the chosen steps of this turn applied, for display.
+function tablesShown(view) {
+  const v = JSON.parse(JSON.stringify(view));
+  if (!isLive() || !S.path.length) return v;
+  const me = S.now.turn.seat;
+  const other = 1 - me;
+  for (const n of S.path) {
+    const from = v.map[me][n.from];
+    if (n.from === 25) v.bar[me]--;
+    else {
+      const p = v.points[from - 1];
+      p[1]--;
+      if (p[1] === 0) v.points[from - 1] = null;
+    }
+    if (n.to === 0) v.off[me]++;
+    else {
+      const to = v.map[me][n.to];
+      if (n.hit) {
+        v.points[to - 1] = null;
+        v.bar[other]++;
+      }
+      const p = v.points[to - 1];
+      v.points[to - 1] = p ? [me, p[1] + 1] : [me, 1];
+    }
+  }
+  v.used = S.path.map((n) => n.die);
+  return v;
+}
+
+function pointKey(seat, map, own) {
+  if (own === 25) return "bar";
+  if (own === 0) return "off";
+  return String(map[seat][own]);
+}
+
+const NS = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, ...kids) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  for (const k of kids) e.append(k);
+  return e;
+}
+
+function renderTables(view) {
+  const board = document.getElementById("board");
+  board.className = "tables";
+  board.innerHTML = "";
+  const v = tablesShown(view);
+  const opts = tablesOptions();
+  const me = S.now && S.now.turn.kind === "seat" ? S.now.turn.seat : null;
+  const froms = new Set(opts.map((n) => pointKey(me, v.map, n.from)));
+  const targets = new Set(S.sel ? opts.filter((n) => pointKey(me, v.map, n.from) === S.sel).map((n) => pointKey(me, v.map, n.to)) : []);
+  const W = 760, H = 440, PW = 48, top = 20, bottom = H - 20, tri = 170;
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "tables-board" });
+  root.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 10, class: "frame" }));
+  root.append(svg("rect", { x: 14, y: 14, width: 610, height: H - 28, class: "felt" }));
+  const xOf = (p) => {
+    // Board point p (first seat's numbering): 1-6 bottom right, 7-12 bottom left,
+    // 13-18 top left, 19-24 top right.
+    let col, up;
+    if (p <= 12) { col = 12 - p; up = false; } else { col = p - 13; up = true; }
+    const x = 20 + col * PW + (col >= 6 ? 40 : 0);
+    return { x, up };
+  };
+  for (let p = 1; p <= 24; p++) {
+    const { x, up } = xOf(p);
+    const y0 = up ? top : bottom, y1 = up ? top + tri : bottom - tri;
+    const key = String(p);
+    const cls = ["point", p % 2 ? "odd" : "even"];
+    if (targets.has(key)) cls.push("target");
+    if (S.sel === key) cls.push("selected");
+    else if (!S.sel && froms.has(key)) cls.push("movable");
+    const g = svg("g", { "data-point": key, class: cls.join(" ") });
+    g.append(svg("rect", { x, y: up ? top : bottom - tri - 30, width: PW, height: tri + 30, class: "hit" }));
+    g.append(svg("polygon", { points: `${x + 2},${y0} ${x + PW - 2},${y0} ${x + PW / 2},${y1}`, class: "tri" }));
+    g.append(svg("text", { x: x + PW / 2, y: up ? 12 : H - 5, class: "num" }, String(p)));
+    const occ = v.points[p - 1];
+    if (occ) {
+      const [seat, count] = occ;
+      const shown = Math.min(count, 5);
+      for (let i = 0; i < shown; i++) {
+        const cy = up ? top + 22 + i * 30 : bottom - 22 - i * 30;
+        g.append(svg("circle", { cx: x + PW / 2, cy, r: 21, class: `checker ${seatColour(seatName(seat))}` }));
+      }
+      if (count > 5) {
+        const cy = up ? top + 22 + 4 * 30 : bottom - 22 - 4 * 30;
+        g.append(svg("text", { x: x + PW / 2, y: cy + 6, class: `count ${seatColour(seatName(seat))}` }, String(count)));
+      }
+    }
+    root.append(g);
+  }
+  // The bar, between the two halves.
+  const barX = 20 + 6 * PW;
+  const barG = svg("g", { "data-point": "bar", class: `bar ${S.sel === "bar" ? "selected" : !S.sel && froms.has("bar") ? "movable" : ""}` });
+  barG.append(svg("rect", { x: barX, y: 14, width: 40, height: H - 28, class: "barrect" }));
+  barG.append(svg("text", { x: barX + 20, y: H / 2 + 5, class: "label" }, "bar"));
+  [0, 1].forEach((seat) => {
+    const n = v.bar[seat];
+    for (let i = 0; i < Math.min(n, 4); i++) {
+      const cy = seat === 0 ? H / 2 + 40 + i * 26 : H / 2 - 40 - i * 26;
+      barG.append(svg("circle", { cx: barX + 20, cy, r: 17, class: `checker ${seatColour(seatName(seat))}` }));
+    }
+    if (n > 0) barG.append(svg("text", { x: barX + 20, y: seat === 0 ? H / 2 + 46 : H / 2 - 34, class: `count ${seatColour(seatName(seat))}` }, String(n)));
+  });
+  root.append(barG);
+  // Borne-off trays: the first seat's at the bottom, the second's at the top.
+  const offG = svg("g", { "data-point": "off", class: `off ${targets.has("off") ? "target" : ""}` });
+  offG.append(svg("rect", { x: 640, y: 14, width: 106, height: H - 28, class: "tray" }));
+  [0, 1].forEach((seat) => {
+    const n = v.off[seat];
+    for (let i = 0; i < n; i++) {
+      const y = seat === 0 ? bottom - 8 - i * 9 : top + i * 9;
+      offG.append(svg("rect", { x: 652, y, width: 82, height: 7, rx: 2, class: `checker ${seatColour(seatName(seat))}` }));
+    }
+    offG.append(svg("text", { x: 693, y: seat === 0 ? H / 2 + 30 : H / 2 - 20, class: "label" }, `${seatName(seat)} off: ${n}`));
+  });
+  root.append(offG);
+  // The dice, on the right half; used ones faded.
+  const used = [...(v.used || [])];
+  const dice = v.dice || [];
+  dice.forEach((d, i) => {
+    const k = used.indexOf(d);
+    const isUsed = k >= 0;
+    if (isUsed) used.splice(k, 1);
+    const x = 400 + i * 56, y = H / 2 - 22;
+    const g = svg("g", { class: `die ${isUsed ? "used" : ""} ${seatColour(seatName(v.seat ?? 0))}`, "data-die": d });
+    g.append(svg("rect", { x, y, width: 44, height: 44, rx: 7 }));
+    const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] }[d] || [];
+    for (const [px, py] of pips) g.append(svg("circle", { cx: x + px * 11, cy: y + py * 11, r: 4.2, class: "pip" }));
+    root.append(g);
+  });
+  if (v.phase === "roll-off") root.append(svg("text", { x: 470, y: H / 2 + 5, class: "label" }, "roll-off"));
+  board.append(root);
+  document.getElementById("pass").hidden = !(myTurn() && S.now.legal.includes("pass"));
+  document.getElementById("undo-step").hidden = !(myTurn() && S.path.length);
+}
+
+function tablesPointer(key, isDown) {
+  const opts = tablesOptions();
+  if (!opts.length) {
+    if (isDown && S.you !== null && isLive() && S.now.turn.kind === "seat" && S.now.turn.seat !== S.you) toast(`It is ${seatName(S.now.turn.seat)}'s turn.`);
+    return;
+  }
+  const me = S.now.turn.seat;
+  const map = viewAt(shownIndex()).map;
+  if (S.sel && key !== S.sel) {
+    const n = opts.find((o) => pointKey(me, map, o.from) === S.sel && pointKey(me, map, o.to) === key);
+    if (n) {
+      S.path.push(n);
+      S.sel = null;
+      if (n.play !== null) return sendMove(n.play);
+      return render();
+    }
+  }
+  if (!isDown) return;
+  if (opts.some((o) => pointKey(me, map, o.from) === key)) {
+    S.sel = S.sel === key ? null : key;
+  } else {
+    S.sel = null;
+    if (opts.some((o) => o.from === 25)) toast("A checker on the bar must enter first.");
+  }
+  render();
+}
+
+// ---------- common rendering ----------
+
+function render() {
+  if (!S.meta) return;
+  const idx = shownIndex();
+  const view = viewAt(idx);
+  if (S.meta.family === "chess") renderChess(view);
+  else renderTables(view);
+  renderStatus(view);
+  renderPlayers(view);
+  renderMoves();
+}
+
+function renderStatus(view) {
+  const st = document.getElementById("status");
+  st.innerHTML = "";
+  const now = S.now;
+  if (!isLive()) st.append(el("p", { class: "history-note" }, `Viewing after ${shownIndex()} of ${S.history.length} events — `, el("button", { type: "button", onclick: () => { S.viewIndex = null; render(); } }, "back to the game")));
+  if (now.result) {
+    const r = now.result;
+    const who = r.winner !== null && r.winner !== undefined ? `${seatName(r.winner)} wins` : "drawn";
+    st.append(el("p", { class: "result", id: "result" }, `Game over: ${who} — ${r.describe}.`));
+    if (r.seats.length > 2) st.append(el("p", {}, r.seats.map((s, i) => `${seatName(i)}: place ${s.rank}`).join(", ")));
+  } else if (now.turn.kind === "seat") {
+    const s = now.turn.seat;
+    const mine = S.you === s;
+    const who = mine ? `Your move (${seatName(s)})` : `${seatName(s)} to move`;
+    st.append(el("p", { class: `turn ${mine ? "mine" : ""}`, id: "turn" }, el("span", { class: `swatch ${seatColour(seatName(s))}` }), ` ${who}`, now.thinking ? " — the AI is thinking…" : ""));
+  } else {
+    st.append(el("p", { class: "turn" }, "Rolling the dice…"));
+  }
+  if (view.family === "chess" && view.check.length) st.append(el("p", { class: "check-note", id: "check" }, "Check!"));
+  if (view.family === "tables" && view.dice && view.dice.length) st.append(el("p", {}, `Dice: ${view.dice.join("-")}`));
+  const f = document.getElementById("forced");
+  if (isLive() && now.forced && !now.result) {
+    f.hidden = false;
+    f.innerHTML = "";
+    f.append(el("h3", {}, "Forced capture"), el("p", { id: "forced-text" }, now.forced));
+  } else f.hidden = true;
+}
+
+function renderPlayers(view) {
+  const box = document.getElementById("players");
+  box.innerHTML = "";
+  box.append(el("h3", {}, "Players"));
+  const four = view.family === "chess" && view.stakes;
+  if (four) box.append(el("p", { class: "pot", id: "pot" }, `Pot: ${view.pot}`));
+  const table = el("table", { class: "seats" });
+  if (four) table.append(el("tr", {}, el("th", {}, "seat"), el("th", {}, "player"), el("th", {}, "captures"), el("th", {}, "stake"), el("th", {}, "paid"), el("th", {}, "balance")));
+  S.meta.seats.forEach((name, i) => {
+    const row = el("tr", { class: `${view.to_move === i || view.seat === i ? "to-move" : ""} ${view.active && !view.active[i] ? "out" : ""}` },
+      el("td", {}, el("span", { class: `swatch ${seatColour(name)}` }), ` ${name}`, S.you === i ? " (you)" : ""),
+      el("td", {}, playerLabel(S.meta.players[i])));
+    if (four) {
+      row.append(
+        el("td", {}, view.active[i] ? `→ ${seatName(view.targets[i])}` : "out"),
+        el("td", {}, view.stakes[i] ?? "–"),
+        el("td", {}, view.paid[i]),
+        el("td", { class: "balance" }, String(Math.round(view.balances[i] * 100) / 100)));
+    }
+    table.append(row);
+  });
+  box.append(table);
+  if (view.family === "tables") box.append(el("p", { class: "hint" }, `${seatName(0)} moves from its 24-point down to its 1-point (bottom right); ${seatName(1)} the other way round.`));
+}
+
+function entryText(e, i) {
+  if (e.kind === "move") return `${seatName(e.seat)}: ${e.text}`;
+  const v = e.view;
+  if (v.family === "tables" && v.phase !== "roll-off" && i === 0) return `roll-off ${e.text}`;
+  if (v.family === "tables" && v.seat !== null) return `${seatName(v.seat)} rolls ${e.text}`;
+  return `roll ${e.text}`;
+}
+
+function renderMoves() {
+  const ol = document.getElementById("moves");
+  ol.innerHTML = "";
+  const idx = shownIndex();
+  S.history.forEach((e, i) => {
+    const li = el("li", { class: `${i + 1 === idx ? "current" : ""} ${e.kind}`, "data-index": i + 1, onclick: () => { S.viewIndex = i + 1; S.sel = null; render(); } }, entryText(e, i));
+    ol.append(li);
+  });
+  const cur = ol.querySelector(".current");
+  if (cur && isLive()) cur.scrollIntoView({ block: "nearest" });
+}
+
+function step(to) {
+  const n = S.history.length;
+  const i = Math.max(0, Math.min(n, to));
+  S.viewIndex = i === n ? null : i;
+  S.sel = null;
+  render();
+}
+
+// ---------- pointer: click or drag ----------
+
+function targetKey(node) {
+  const t = node && node.closest ? node.closest("[data-sq],[data-point]") : null;
+  if (!t) return null;
+  return t.dataset.sq || t.dataset.point;
+}
+
+function onPointerDown(ev) {
+  const key = targetKey(ev.target);
+  if (!key || !S.meta) return;
+  ev.preventDefault();
+  const before = S.sel;
+  S.drag = { key, moved: false };
+  if (S.meta.family === "chess") chessPointer(key, true);
+  else tablesPointer(key, true);
+  if (S.sel && S.sel !== before) {
+    const src = document.querySelector(`[data-sq="${S.sel}"] svg.piece, [data-point="${S.sel}"] circle.checker`);
+    if (src && S.meta.family === "chess") {
+      const ghost = el("div", { id: "ghost" });
+      ghost.innerHTML = src.outerHTML;
+      document.body.append(ghost);
+      moveGhost(ev);
+    }
+  }
+}
+function moveGhost(ev) {
+  const g = document.getElementById("ghost");
+  if (g) {
+    g.style.left = `${ev.clientX - 30}px`;
+    g.style.top = `${ev.clientY - 30}px`;
+  }
+}
+function onPointerMove(ev) {
+  if (!S.drag) return;
+  S.drag.moved = true;
+  moveGhost(ev);
+}
+function onPointerUp(ev) {
+  const g = document.getElementById("ghost");
+  if (g) g.remove();
+  const drag = S.drag;
+  S.drag = null;
+  if (!drag || !drag.moved || !S.sel) return;
+  const key = targetKey(document.elementFromPoint(ev.clientX, ev.clientY));
+  if (!key || key === drag.key) return;
+  if (S.meta.family === "chess") chessPointer(key, false);
+  else tablesPointer(key, false);
+}
+
+// ---------- connection ----------
+
+function onMessage(msg) {
+  if (msg.type === "full") {
+    S.meta = msg.game;
+    S.start = msg.start;
+    S.history = msg.history;
+    S.now = msg.now;
+    S.you = msg.you;
+    S.sel = null;
+    S.path = [];
+    document.getElementById("title").textContent = S.meta.title;
+    document.title = `libro — ${S.meta.title}`;
+    document.getElementById("you").textContent = S.you === null ? "spectator" : seatName(S.you);
+    document.body.dataset.family = S.meta.family;
+    document.body.dataset.ruleset = S.meta.name;
+  } else if (msg.type === "update") {
+    S.history.length = Math.min(S.history.length, msg.from);
+    S.history.push(...msg.entries);
+    S.now = msg.now;
+    if (msg.entries.length) {
+      S.sel = null;
+      S.path = [];
+    }
+  } else if (msg.type === "error") {
+    toast(msg.message);
+    S.path = [];
+    S.sel = null;
+  } else return;
+  document.body.dataset.ply = S.now ? S.now.ply : "";
+  document.body.dataset.turn = S.now ? (S.now.turn.kind === "seat" ? `seat${S.now.turn.seat}${S.now.thinking ? "-thinking" : ""}` : S.now.turn.kind) : "";
+  render();
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(S.id)}/ws?t=${encodeURIComponent(S.token)}`);
+  S.ws = ws;
+  const conn = document.getElementById("conn");
+  ws.onopen = () => (conn.textContent = "live");
+  ws.onmessage = (e) => onMessage(JSON.parse(e.data));
+  ws.onclose = () => {
+    conn.textContent = "disconnected — reconnecting…";
+    setTimeout(connect, 1500);
+  };
+}
+
+function main() {
+  const spec = `${location.origin}/g/${S.id}`;
+  const a = document.getElementById("spectator-link");
+  a.href = spec;
+  a.textContent = spec;
+  const exp = document.getElementById("export");
+  exp.href = `/api/games/${encodeURIComponent(S.id)}/export`;
+  document.getElementById("rules-button").addEventListener("click", () => S.meta && showRules(S.meta.name));
+  document.getElementById("pass").addEventListener("click", () => sendMove("pass"));
+  document.getElementById("undo-step").addEventListener("click", () => { S.path.pop(); S.sel = null; render(); });
+  document.getElementById("first").addEventListener("click", () => step(0));
+  document.getElementById("prev").addEventListener("click", () => step(shownIndex() - 1));
+  document.getElementById("next").addEventListener("click", () => step(shownIndex() + 1));
+  document.getElementById("last").addEventListener("click", () => step(S.history.length));
+  const board = document.getElementById("board");
+  board.addEventListener("pointerdown", onPointerDown);
+  window.addEventListener("pointermove", onPointerMove);
+  window.addEventListener("pointerup", onPointerUp);
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest && e.target.closest("input,textarea,select")) return;
+    if (e.key === "ArrowLeft") step(shownIndex() - 1);
+    if (e.key === "ArrowRight") step(shownIndex() + 1);
+  });
+  connect();
+}
+
+main();

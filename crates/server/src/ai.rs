@@ -8,7 +8,9 @@ use rand::{Rng, SeedableRng};
 /// Chooses a move (in standard notation) for the seat to move with the player `spec`.
 /// Runs on the blocking pool: a search may take a while.
 pub fn choose(game: &dyn DynGame, spec: &str, seed: u64) -> Result<String, String> {
-    let _spec: libro_ai::PlayerSpec = spec.parse().map_err(|e: libro_ai::SpecError| e.to_string())?;
+    let _spec: libro_ai::PlayerSpec = spec
+        .parse()
+        .map_err(|e: libro_ai::SpecError| e.to_string())?;
     let legal = game.legal_moves();
     if legal.is_empty() {
         return Err("no legal move to choose from".into());

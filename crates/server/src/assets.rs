@@ -10,11 +10,26 @@ pub struct Asset {
 /// The static files served under `/assets/`.
 pub fn asset(name: &str) -> Option<Asset> {
     let (body, content_type): (&'static [u8], &'static str) = match name {
-        "app.css" => (include_bytes!("../assets/app.css"), "text/css; charset=utf-8"),
-        "common.js" => (include_bytes!("../assets/common.js"), "text/javascript; charset=utf-8"),
-        "lobby.js" => (include_bytes!("../assets/lobby.js"), "text/javascript; charset=utf-8"),
-        "game.js" => (include_bytes!("../assets/game.js"), "text/javascript; charset=utf-8"),
-        "pieces.js" => (include_bytes!("../assets/pieces.js"), "text/javascript; charset=utf-8"),
+        "app.css" => (
+            include_bytes!("../assets/app.css"),
+            "text/css; charset=utf-8",
+        ),
+        "common.js" => (
+            include_bytes!("../assets/common.js"),
+            "text/javascript; charset=utf-8",
+        ),
+        "lobby.js" => (
+            include_bytes!("../assets/lobby.js"),
+            "text/javascript; charset=utf-8",
+        ),
+        "game.js" => (
+            include_bytes!("../assets/game.js"),
+            "text/javascript; charset=utf-8",
+        ),
+        "pieces.js" => (
+            include_bytes!("../assets/pieces.js"),
+            "text/javascript; charset=utf-8",
+        ),
         _ => return None,
     };
     Some(Asset { body, content_type })
@@ -29,11 +44,31 @@ pub const RULES_OF_RECORD: &str = include_str!("../assets/RULES.md");
 
 /// The seed texts: (file, game they describe).
 const SEEDS: &[(&str, &str, &str)] = &[
-    ("000_3e54d1d4bb260635.txt", "Forçado", include_str!("../assets/seeds/000_3e54d1d4bb260635.txt")),
-    ("001_d09c4b974147b525.txt", "Short Assize", include_str!("../assets/seeds/001_d09c4b974147b525.txt")),
-    ("002_c3caeeffbd34efde.txt", "Acedrex de los Cuatro Tiempos", include_str!("../assets/seeds/002_c3caeeffbd34efde.txt")),
-    ("003_071ee9aba31ac725.txt", "Fallas", include_str!("../assets/seeds/003_071ee9aba31ac725.txt")),
-    ("004_3800cbb53e72698b.txt", "Acedrex (Alfonso)", include_str!("../assets/seeds/004_3800cbb53e72698b.txt")),
+    (
+        "000_3e54d1d4bb260635.txt",
+        "Forçado",
+        include_str!("../assets/seeds/000_3e54d1d4bb260635.txt"),
+    ),
+    (
+        "001_d09c4b974147b525.txt",
+        "Short Assize",
+        include_str!("../assets/seeds/001_d09c4b974147b525.txt"),
+    ),
+    (
+        "002_c3caeeffbd34efde.txt",
+        "Acedrex de los Cuatro Tiempos",
+        include_str!("../assets/seeds/002_c3caeeffbd34efde.txt"),
+    ),
+    (
+        "003_071ee9aba31ac725.txt",
+        "Fallas",
+        include_str!("../assets/seeds/003_071ee9aba31ac725.txt"),
+    ),
+    (
+        "004_3800cbb53e72698b.txt",
+        "Acedrex (Alfonso)",
+        include_str!("../assets/seeds/004_3800cbb53e72698b.txt"),
+    ),
 ];
 
 /// Which seed and which section of the rules of record describe a ruleset, from its name
@@ -65,7 +100,12 @@ fn section(heading: &str) -> Option<&'static str> {
 
 /// The texts of a ruleset's rules panel: the rules of record's section, and the seed text
 /// (file name, game, text) where there is one.
-pub fn rules_texts(ruleset: &str) -> (Option<&'static str>, Option<(&'static str, &'static str, &'static str)>) {
+pub fn rules_texts(
+    ruleset: &str,
+) -> (
+    Option<&'static str>,
+    Option<(&'static str, &'static str, &'static str)>,
+) {
     let n = ruleset.to_ascii_lowercase();
     if n.contains("shatranj") {
         return (section("## Shatranj"), None);
@@ -82,7 +122,12 @@ mod tests {
 
     #[test]
     fn every_seed_game_finds_its_seed_and_its_section() {
-        for (name, heading) in [("forcado", "## Forçado"), ("short-assize-ludii", "## Short Assize"), ("fallas", "## Fallas"), ("acedrex", "## Acedrex (Alfonso)")] {
+        for (name, heading) in [
+            ("forcado", "## Forçado"),
+            ("short-assize-ludii", "## Short Assize"),
+            ("fallas", "## Fallas"),
+            ("acedrex", "## Acedrex (Alfonso)"),
+        ] {
             let (rules, seed) = rules_texts(name);
             assert!(rules.unwrap().starts_with(heading), "{name}");
             assert!(!seed.unwrap().2.is_empty());

@@ -72,8 +72,19 @@ pub fn router(hub: Arc<Hub>) -> Router {
 
 async fn asset(Path(name): Path<String>) -> Response {
     match assets::asset(&name) {
-        Some(a) => ([(header::CONTENT_TYPE, a.content_type), (header::CACHE_CONTROL, "no-cache")], a.body).into_response(),
-        None => ApiError(StatusCode::NOT_FOUND, format!("no asset `{}`", name.chars().take(60).collect::<String>())).into_response(),
+        Some(a) => (
+            [
+                (header::CONTENT_TYPE, a.content_type),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            a.body,
+        )
+            .into_response(),
+        None => ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no asset `{}`", name.chars().take(60).collect::<String>()),
+        )
+        .into_response(),
     }
 }
 
@@ -92,7 +103,8 @@ async fn ruleset(Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
     if name.contains('/') || name.contains('.') {
         return Err(bad("not a ruleset name"));
     }
-    let r = libro_catalog::load(&name, &[]).map_err(|e| ApiError(StatusCode::NOT_FOUND, e.to_string()))?;
+    let r = libro_catalog::load(&name, &[])
+        .map_err(|e| ApiError(StatusCode::NOT_FOUND, e.to_string()))?;
     let mut info = view::ruleset_info(&r);
     let (record, seed) = assets::rules_texts(&name);
     info["rules_of_record"] = json!(record);
@@ -138,7 +150,10 @@ async fn create_game(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Va
     Ok(Json(json!(created)))
 }
 
-async fn game_state(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn game_state(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     let cell = hub.get(&id).await?;
     let msg = cell.lock().await.full_message(None);
     Ok(([(header::CONTENT_TYPE, "application/json")], msg).into_response())
@@ -147,9 +162,20 @@ async fn game_state(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Resu
 async fn export(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let cell = hub.get(&id).await?;
     let rec = cell.lock().await.record();
-    let body = serde_json::to_string_pretty(&rec).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-    let disposition = format!("attachment; filename=\"libro-{}-{id}.json\"", rec.setup.ruleset);
-    Ok(([(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, disposition)], body).into_response())
+    let body = serde_json::to_string_pretty(&rec)
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let disposition = format!(
+        "attachment; filename=\"libro-{}-{id}.json\"",
+        rec.setup.ruleset
+    );
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        body,
+    )
+        .into_response())
 }
 
 async fn import(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>, ApiError> {
@@ -167,7 +193,11 @@ struct MoveRequest {
     mv: String,
 }
 
-async fn play_move(State(hub): State<Arc<Hub>>, Path(id): Path<String>, body: Bytes) -> Result<Json<Value>, ApiError> {
+async fn play_move(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
     let req: MoveRequest = parse_body(&body)?;
     hub.play(&id, &req.token, &req.mv).await?;
     let cell = hub.get(&id).await?;
@@ -197,10 +227,18 @@ enum ClientMessage {
     },
 }
 
-async fn socket(State(hub): State<Arc<Hub>>, Path(id): Path<String>, Query(q): Query<SocketQuery>, ws: WebSocketUpgrade) -> Result<Response, ApiError> {
+async fn socket(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(q): Query<SocketQuery>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
     // Fail before upgrading if the game does not exist.
     hub.get(&id).await?;
-    Ok(ws.max_message_size(WS_LIMIT).max_frame_size(WS_LIMIT).on_upgrade(move |s| live(hub, id, q.t, s)))
+    Ok(ws
+        .max_message_size(WS_LIMIT)
+        .max_frame_size(WS_LIMIT)
+        .on_upgrade(move |s| live(hub, id, q.t, s)))
 }
 
 async fn send_text(socket: &mut WebSocket, text: impl Into<String>) -> bool {

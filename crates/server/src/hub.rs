@@ -57,7 +57,10 @@ impl LiveGame {
         if token.is_empty() {
             return None;
         }
-        self.tokens.iter().position(|t| t.as_deref() == Some(token)).map(|i| Seat(i as u8))
+        self.tokens
+            .iter()
+            .position(|t| t.as_deref() == Some(token))
+            .map(|i| Seat(i as u8))
     }
 
     /// Whether the game is over.
@@ -85,7 +88,10 @@ impl LiveGame {
             setup: self.setup.clone(),
             events: self.events.clone(),
             position: Some(self.game.position()),
-            result: self.game.result().map(|r| serde_json::to_value(r).unwrap_or(Value::Null)),
+            result: self
+                .game
+                .result()
+                .map(|r| serde_json::to_value(r).unwrap_or(Value::Null)),
         }
     }
 
@@ -134,11 +140,16 @@ impl LiveGame {
 fn random_id(len: usize) -> String {
     const CHARS: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
     let mut rng = rand::thread_rng();
-    (0..len).map(|_| CHARS[rng.gen_range(0..CHARS.len())] as char).collect()
+    (0..len)
+        .map(|_| CHARS[rng.gen_range(0..CHARS.len())] as char)
+        .collect()
 }
 
 fn now_secs() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
 }
 
 /// Every game of the server.
@@ -156,8 +167,12 @@ pub struct Created {
     pub seats: Vec<Value>,
 }
 
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, HubError> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| HubError::Internal(e.to_string()))
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, HubError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| HubError::Internal(e.to_string()))
 }
 
 impl Hub {
@@ -165,15 +180,20 @@ impl Hub {
     pub async fn open(store: Arc<dyn Store>) -> Result<Arc<Hub>, HubError> {
         let st = store.clone();
         let stored = blocking(move || st.load_all()).await??;
-        let hub = Arc::new(Hub { store, games: RwLock::new(HashMap::new()) });
+        let hub = Arc::new(Hub {
+            store,
+            games: RwLock::new(HashMap::new()),
+        });
         let mut resume = Vec::new();
         for g in stored {
             let (rules, mut game) = record::start(&g.setup)?;
             let start_view = view::board(game.as_ref(), &rules);
             let mut history = Vec::with_capacity(g.events.len());
             for (index, ev) in g.events.iter().enumerate() {
-                record::apply(game.as_mut(), ev)
-                    .map_err(|e| RecordError::Event { index, reason: format!("game {}: {e}", g.id) })?;
+                record::apply(game.as_mut(), ev).map_err(|e| RecordError::Event {
+                    index,
+                    reason: format!("game {}: {e}", g.id),
+                })?;
                 history.push(view::entry(ev, game.as_ref(), &rules));
             }
             let (tx, _) = broadcast::channel(64);
@@ -193,7 +213,10 @@ impl Hub {
             };
             live.refresh_now();
             resume.push(g.id.clone());
-            hub.games.write().await.insert(g.id, Arc::new(Mutex::new(live)));
+            hub.games
+                .write()
+                .await
+                .insert(g.id, Arc::new(Mutex::new(live)));
         }
         for id in resume {
             hub.clone().advance(&id).await?;
@@ -203,7 +226,12 @@ impl Hub {
 
     /// The game with this id.
     pub async fn get(&self, id: &str) -> Result<Arc<Mutex<LiveGame>>, HubError> {
-        self.games.read().await.get(id).cloned().ok_or_else(|| HubError::NoGame(id.chars().take(40).collect()))
+        self.games
+            .read()
+            .await
+            .get(id)
+            .cloned()
+            .ok_or_else(|| HubError::NoGame(id.chars().take(40).collect()))
     }
 
     /// Summaries of every game, newest first.
@@ -213,7 +241,12 @@ impl Hub {
         for g in games {
             out.push(g.lock().await.summary());
         }
-        out.sort_by(|a, b| b["created"].as_i64().cmp(&a["created"].as_i64()).then(a["id"].as_str().cmp(&b["id"].as_str())));
+        out.sort_by(|a, b| {
+            b["created"]
+                .as_i64()
+                .cmp(&a["created"].as_i64())
+                .then(a["id"].as_str().cmp(&b["id"].as_str()))
+        });
         out
     }
 
@@ -239,22 +272,38 @@ impl Hub {
         self.create_with_events(rec.setup, rec.events).await
     }
 
-    async fn create_with_events(self: &Arc<Self>, setup: Setup, events: Vec<Event>) -> Result<Created, HubError> {
+    async fn create_with_events(
+        self: &Arc<Self>,
+        setup: Setup,
+        events: Vec<Event>,
+    ) -> Result<Created, HubError> {
         let (rules, mut game) = record::start(&setup)?;
         let start_view = view::board(game.as_ref(), &rules);
         let mut history = Vec::with_capacity(events.len());
         let mut canonical = Vec::with_capacity(events.len());
         for (index, ev) in events.iter().enumerate() {
-            let ev = record::apply(game.as_mut(), ev).map_err(|e| RecordError::Event { index, reason: e.to_string() })?;
+            let ev = record::apply(game.as_mut(), ev).map_err(|e| RecordError::Event {
+                index,
+                reason: e.to_string(),
+            })?;
             history.push(view::entry(&ev, game.as_ref(), &rules));
             canonical.push(ev);
         }
         let id = random_id(10);
-        let tokens: Vec<Option<String>> =
-            setup.players.iter().map(|p| (p == "human").then(|| random_id(22))).collect();
+        let tokens: Vec<Option<String>> = setup
+            .players
+            .iter()
+            .map(|p| (p == "human").then(|| random_id(22)))
+            .collect();
         let created = now_secs();
         {
-            let (store, id, setup, tokens, events) = (self.store.clone(), id.clone(), setup.clone(), tokens.clone(), canonical.clone());
+            let (store, id, setup, tokens, events) = (
+                self.store.clone(),
+                id.clone(),
+                setup.clone(),
+                tokens.clone(),
+                canonical.clone(),
+            );
             blocking(move || -> Result<(), StoreError> {
                 store.create_game(&id, &setup, &tokens, created)?;
                 for (i, ev) in events.iter().enumerate() {
@@ -293,9 +342,16 @@ impl Hub {
             thinking: false,
         };
         live.refresh_now();
-        self.games.write().await.insert(id.clone(), Arc::new(Mutex::new(live)));
+        self.games
+            .write()
+            .await
+            .insert(id.clone(), Arc::new(Mutex::new(live)));
         self.clone().advance(&id).await?;
-        Ok(Created { spectator: format!("/g/{id}"), id, seats })
+        Ok(Created {
+            spectator: format!("/g/{id}"),
+            id,
+            seats,
+        })
     }
 
     /// Plays a move for the seat whose secret token is given.
@@ -307,7 +363,10 @@ impl Hub {
         {
             let mut g = cell.lock().await;
             let seat = g.seat_of(token).ok_or(HubError::NotASeat)?;
-            let ev = Event::Move { seat: seat.0, text: text.to_string() };
+            let ev = Event::Move {
+                seat: seat.0,
+                text: text.to_string(),
+            };
             self.apply_stored(&mut g, ev).await?;
         }
         self.clone().advance(id).await
@@ -317,7 +376,12 @@ impl Hub {
     async fn apply_stored(&self, g: &mut LiveGame, ev: Event) -> Result<(), HubError> {
         let mut next = g.game.clone_box();
         let ev = record::apply(next.as_mut(), &ev).map_err(|e| HubError::Illegal(e.to_string()))?;
-        let (store, id, index, stored) = (self.store.clone(), g.id.clone(), g.events.len() as u32, ev.clone());
+        let (store, id, index, stored) = (
+            self.store.clone(),
+            g.id.clone(),
+            g.events.len() as u32,
+            ev.clone(),
+        );
         let over = next.turn() == Turn::Over;
         blocking(move || -> Result<(), StoreError> {
             store.append_event(&id, index, &stored)?;
@@ -335,7 +399,10 @@ impl Hub {
 
     /// Moves the game on as far as it goes without a human: rolls pending dice and starts
     /// the AI if an AI seat is to move.
-    fn advance(self: Arc<Self>, id: &str) -> impl std::future::Future<Output = Result<(), HubError>> + Send + 'static {
+    fn advance(
+        self: Arc<Self>,
+        id: &str,
+    ) -> impl std::future::Future<Output = Result<(), HubError>> + Send + 'static {
         let id = id.to_string();
         async move {
             let cell = self.get(&id).await?;
@@ -345,7 +412,9 @@ impl Hub {
                     Turn::Over => return Ok(()),
                     Turn::Chance => {
                         let mut probe = g.game.clone_box();
-                        let roll = probe.roll().map_err(|e| HubError::Internal(e.to_string()))?;
+                        let roll = probe
+                            .roll()
+                            .map_err(|e| HubError::Internal(e.to_string()))?;
                         self.apply_stored(&mut g, Event::Roll { roll }).await?;
                     }
                     Turn::Seat(s) => {
@@ -359,11 +428,15 @@ impl Hub {
                         g.announce(from);
                         let snapshot = g.game.clone_box();
                         let ply = g.game.ply();
-                        let seed = g.setup.seed ^ u64::from(ply).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        let seed =
+                            g.setup.seed ^ u64::from(ply).wrapping_mul(0x9E37_79B9_7F4A_7C15);
                         drop(g);
                         let hub = self.clone();
                         tokio::spawn(async move {
-                            let chosen = blocking(move || crate::ai::choose(snapshot.as_ref(), &player, seed)).await;
+                            let chosen = blocking(move || {
+                                crate::ai::choose(snapshot.as_ref(), &player, seed)
+                            })
+                            .await;
                             hub.finish_ai(&id, s, ply, chosen).await;
                         });
                         return Ok(());
@@ -373,15 +446,22 @@ impl Hub {
         }
     }
 
-    async fn finish_ai(self: Arc<Self>, id: &str, seat: Seat, ply: u32, chosen: Result<Result<String, String>, HubError>) {
+    async fn finish_ai(
+        self: Arc<Self>,
+        id: &str,
+        seat: Seat,
+        ply: u32,
+        chosen: Result<Result<String, String>, HubError>,
+    ) {
         let Ok(cell) = self.get(id).await else { return };
         {
             let mut g = cell.lock().await;
             g.thinking = false;
             let result = match chosen {
-                Ok(Ok(text)) if g.game.ply() == ply => {
-                    self.apply_stored(&mut g, Event::Move { seat: seat.0, text }).await.map_err(|e| e.to_string())
-                }
+                Ok(Ok(text)) if g.game.ply() == ply => self
+                    .apply_stored(&mut g, Event::Move { seat: seat.0, text })
+                    .await
+                    .map_err(|e| e.to_string()),
                 Ok(Ok(_)) => Err("the game moved on while the AI was thinking".to_string()),
                 Ok(Err(e)) => Err(e),
                 Err(e) => Err(e.to_string()),

@@ -49,15 +49,29 @@ pub async fn serve(listener: tokio::net::TcpListener, store: Arc<dyn Store>) -> 
 
 /// Runs the server (blocking, on its own runtime).
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the runtime")?;
     rt.block_on(async move {
-        let store = SqliteStore::open(&args.db).with_context(|| format!("opening database {}", args.db.display()))?;
+        let store = SqliteStore::open(&args.db)
+            .with_context(|| format!("opening database {}", args.db.display()))?;
         let addr: SocketAddr = format!("{}:{}", args.addr, args.port)
             .parse()
-            .with_context(|| format!("`{}` with port {} is not an address to listen on", args.addr, args.port))?;
-        let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("listening on {addr}"))?;
+            .with_context(|| {
+                format!(
+                    "`{}` with port {} is not an address to listen on",
+                    args.addr, args.port
+                )
+            })?;
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("listening on {addr}"))?;
         let local = listener.local_addr()?;
-        println!("libro serve: http://{local}/ (database {})", args.db.display());
+        println!(
+            "libro serve: http://{local}/ (database {})",
+            args.db.display()
+        );
         serve(listener, Arc::new(store)).await
     })
 }

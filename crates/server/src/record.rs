@@ -64,7 +64,11 @@ pub enum RecordError {
     #[error("the ruleset has {expected} seats but {got} players are given")]
     Players { expected: usize, got: usize },
     #[error("player {seat}: `{spec}` is not `human` or an AI spec ({reason})")]
-    Player { seat: usize, spec: String, reason: String },
+    Player {
+        seat: usize,
+        spec: String,
+        reason: String,
+    },
     #[error("stakes: {0}")]
     Stakes(String),
     #[error("event {index}: {reason}")]
@@ -78,18 +82,32 @@ pub fn check_player(seat: usize, spec: &str) -> Result<(), RecordError> {
     }
     spec.parse::<libro_ai::PlayerSpec>()
         .map(|_| ())
-        .map_err(|e| RecordError::Player { seat, spec: spec.to_string(), reason: e.to_string() })
+        .map_err(|e| RecordError::Player {
+            seat,
+            spec: spec.to_string(),
+            reason: e.to_string(),
+        })
 }
 
 /// The ruleset and the start position of a setup (before any event).
 pub fn start(setup: &Setup) -> Result<(AnyRuleset, Box<dyn DynGame>), RecordError> {
-    if setup.ruleset.contains('/') || setup.ruleset.contains('\\') || setup.ruleset.ends_with(".toml") {
-        return Err(RecordError::Ruleset(format!("`{}` is not a shipped ruleset name", setup.ruleset)));
+    if setup.ruleset.contains('/')
+        || setup.ruleset.contains('\\')
+        || setup.ruleset.ends_with(".toml")
+    {
+        return Err(RecordError::Ruleset(format!(
+            "`{}` is not a shipped ruleset name",
+            setup.ruleset
+        )));
     }
-    let rules = libro_catalog::load(&setup.ruleset, &setup.options).map_err(|e| RecordError::Ruleset(e.to_string()))?;
+    let rules = libro_catalog::load(&setup.ruleset, &setup.options)
+        .map_err(|e| RecordError::Ruleset(e.to_string()))?;
     let n = rules.seat_names().len();
     if setup.players.len() != n {
-        return Err(RecordError::Players { expected: n, got: setup.players.len() });
+        return Err(RecordError::Players {
+            expected: n,
+            got: setup.players.len(),
+        });
     }
     for (i, p) in setup.players.iter().enumerate() {
         check_player(i, p)?;
@@ -105,16 +123,27 @@ pub fn start(setup: &Setup) -> Result<(AnyRuleset, Box<dyn DynGame>), RecordErro
 fn with_stakes(rules: &AnyRuleset, stakes: &[u32]) -> Result<Box<dyn DynGame>, RecordError> {
     let n = rules.seat_names().len();
     let AnyRuleset::Chess(chess) = rules else {
-        return Err(RecordError::Stakes(format!("ruleset `{}` has no stakes", rules.name())));
+        return Err(RecordError::Stakes(format!(
+            "ruleset `{}` has no stakes",
+            rules.name()
+        )));
     };
     if n <= 2 {
-        return Err(RecordError::Stakes(format!("ruleset `{}` has no stakes (two seats)", rules.name())));
+        return Err(RecordError::Stakes(format!(
+            "ruleset `{}` has no stakes (two seats)",
+            rules.name()
+        )));
     }
     if stakes.len() != n {
-        return Err(RecordError::Stakes(format!("{} stakes given for {n} seats", stakes.len())));
+        return Err(RecordError::Stakes(format!(
+            "{} stakes given for {n} seats",
+            stakes.len()
+        )));
     }
     if let Some(s) = stakes.iter().find(|&&s| s == 0 || s > MAX_STAKE) {
-        return Err(RecordError::Stakes(format!("a stake must be a whole number from 1 to {MAX_STAKE}, not {s}")));
+        return Err(RecordError::Stakes(format!(
+            "a stake must be a whole number from 1 to {MAX_STAKE}, not {s}"
+        )));
     }
     Ok(Box::new(ChessGame::with_stakes(chess, stakes)))
 }
@@ -147,7 +176,10 @@ pub fn replay(record: &Record) -> Result<(AnyRuleset, Box<dyn DynGame>), RecordE
     }
     let (rules, mut game) = start(&record.setup)?;
     for (index, ev) in record.events.iter().enumerate() {
-        apply(game.as_mut(), ev).map_err(|e| RecordError::Event { index, reason: e.to_string() })?;
+        apply(game.as_mut(), ev).map_err(|e| RecordError::Event {
+            index,
+            reason: e.to_string(),
+        })?;
     }
     Ok((rules, game))
 }

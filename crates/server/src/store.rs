@@ -36,7 +36,13 @@ pub struct StoredGame {
 /// threads.
 pub trait Store: Send + Sync + 'static {
     /// Stores a new game with its setup and seat tokens.
-    fn create_game(&self, id: &str, setup: &Setup, tokens: &[Option<String>], created: i64) -> Result<(), StoreError>;
+    fn create_game(
+        &self,
+        id: &str,
+        setup: &Setup,
+        tokens: &[Option<String>],
+        created: i64,
+    ) -> Result<(), StoreError>;
     /// Appends event number `index` of game `id`; fails with [`StoreError::Conflict`] if that
     /// number is taken, so two writers can never both succeed.
     fn append_event(&self, id: &str, index: u32, event: &Event) -> Result<(), StoreError>;
@@ -84,7 +90,9 @@ impl SqliteStore {
                 PRIMARY KEY (game, idx)
             );",
         )?;
-        Ok(SqliteStore { conn: Mutex::new(conn) })
+        Ok(SqliteStore {
+            conn: Mutex::new(conn),
+        })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -99,7 +107,13 @@ fn json<T: serde::Serialize>(v: &T) -> String {
 }
 
 impl Store for SqliteStore {
-    fn create_game(&self, id: &str, setup: &Setup, tokens: &[Option<String>], created: i64) -> Result<(), StoreError> {
+    fn create_game(
+        &self,
+        id: &str,
+        setup: &Setup,
+        tokens: &[Option<String>],
+        created: i64,
+    ) -> Result<(), StoreError> {
         self.lock().execute(
             "INSERT INTO games (id, setup, tokens, created) VALUES (?1, ?2, ?3, ?4)",
             params![id, json(setup), json(&tokens), created],
@@ -109,43 +123,84 @@ impl Store for SqliteStore {
 
     fn append_event(&self, id: &str, index: u32, event: &Event) -> Result<(), StoreError> {
         let conn = self.lock();
-        let taken: Option<i64> =
-            conn.query_row("SELECT 1 FROM events WHERE game = ?1 AND idx = ?2", params![id, index], |r| r.get(0)).optional()?;
+        let taken: Option<i64> = conn
+            .query_row(
+                "SELECT 1 FROM events WHERE game = ?1 AND idx = ?2",
+                params![id, index],
+                |r| r.get(0),
+            )
+            .optional()?;
         if taken.is_some() {
-            return Err(StoreError::Conflict { game: id.to_string(), index });
+            return Err(StoreError::Conflict {
+                game: id.to_string(),
+                index,
+            });
         }
-        conn.execute("INSERT INTO events (game, idx, event) VALUES (?1, ?2, ?3)", params![id, index, json(event)])?;
+        conn.execute(
+            "INSERT INTO events (game, idx, event) VALUES (?1, ?2, ?3)",
+            params![id, index, json(event)],
+        )?;
         Ok(())
     }
 
     fn set_status(&self, id: &str, status: &str) -> Result<(), StoreError> {
-        self.lock().execute("UPDATE games SET status = ?2 WHERE id = ?1", params![id, status])?;
+        self.lock().execute(
+            "UPDATE games SET status = ?2 WHERE id = ?1",
+            params![id, status],
+        )?;
         Ok(())
     }
 
     fn load_all(&self) -> Result<Vec<StoredGame>, StoreError> {
         let conn = self.lock();
         let mut games = Vec::new();
-        let mut stmt = conn.prepare("SELECT id, setup, tokens, created FROM games ORDER BY created, id")?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?)))?;
+        let mut stmt =
+            conn.prepare("SELECT id, setup, tokens, created FROM games ORDER BY created, id")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+            ))
+        })?;
         for row in rows {
             let (id, setup, tokens, created) = row?;
-            let corrupt = |reason: String| StoreError::Corrupt { game: id.clone(), reason };
-            let setup: Setup = serde_json::from_str(&setup).map_err(|e| corrupt(format!("setup: {e}")))?;
-            let tokens: Vec<Option<String>> = serde_json::from_str(&tokens).map_err(|e| corrupt(format!("tokens: {e}")))?;
-            games.push(StoredGame { id, setup, tokens, created, events: Vec::new() });
+            let corrupt = |reason: String| StoreError::Corrupt {
+                game: id.clone(),
+                reason,
+            };
+            let setup: Setup =
+                serde_json::from_str(&setup).map_err(|e| corrupt(format!("setup: {e}")))?;
+            let tokens: Vec<Option<String>> =
+                serde_json::from_str(&tokens).map_err(|e| corrupt(format!("tokens: {e}")))?;
+            games.push(StoredGame {
+                id,
+                setup,
+                tokens,
+                created,
+                events: Vec::new(),
+            });
         }
         drop(stmt);
-        let mut stmt = conn.prepare("SELECT idx, event FROM events WHERE game = ?1 ORDER BY idx")?;
+        let mut stmt =
+            conn.prepare("SELECT idx, event FROM events WHERE game = ?1 ORDER BY idx")?;
         for g in &mut games {
-            let rows = stmt.query_map(params![g.id], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?)))?;
+            let rows = stmt.query_map(params![g.id], |r| {
+                Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?))
+            })?;
             for row in rows {
                 let (idx, text) = row?;
                 if idx as usize != g.events.len() {
-                    return Err(StoreError::Corrupt { game: g.id.clone(), reason: format!("event {} is missing", g.events.len()) });
+                    return Err(StoreError::Corrupt {
+                        game: g.id.clone(),
+                        reason: format!("event {} is missing", g.events.len()),
+                    });
                 }
-                let ev: Event = serde_json::from_str(&text)
-                    .map_err(|e| StoreError::Corrupt { game: g.id.clone(), reason: format!("event {idx}: {e}") })?;
+                let ev: Event = serde_json::from_str(&text).map_err(|e| StoreError::Corrupt {
+                    game: g.id.clone(),
+                    reason: format!("event {idx}: {e}"),
+                })?;
                 g.events.push(ev);
             }
         }
@@ -170,19 +225,55 @@ mod tests {
     #[test]
     fn events_come_back_in_order_and_a_taken_index_is_refused() {
         let s = SqliteStore::in_memory().unwrap();
-        s.create_game("g1", &setup(), &[Some("tok".into()), None], 5).unwrap();
-        s.append_event("g1", 0, &Event::Roll { roll: "5-2".into() }).unwrap();
-        s.append_event("g1", 1, &Event::Move { seat: 0, text: "24/19".into() }).unwrap();
-        assert!(matches!(s.append_event("g1", 1, &Event::Roll { roll: "1-1-1".into() }), Err(StoreError::Conflict { .. })));
+        s.create_game("g1", &setup(), &[Some("tok".into()), None], 5)
+            .unwrap();
+        s.append_event("g1", 0, &Event::Roll { roll: "5-2".into() })
+            .unwrap();
+        s.append_event(
+            "g1",
+            1,
+            &Event::Move {
+                seat: 0,
+                text: "24/19".into(),
+            },
+        )
+        .unwrap();
+        assert!(matches!(
+            s.append_event(
+                "g1",
+                1,
+                &Event::Roll {
+                    roll: "1-1-1".into()
+                }
+            ),
+            Err(StoreError::Conflict { .. })
+        ));
         let all = s.load_all().unwrap();
         assert_eq!(all.len(), 1);
         assert_eq!(all[0].tokens, vec![Some("tok".to_string()), None]);
-        assert_eq!(all[0].events, vec![Event::Roll { roll: "5-2".into() }, Event::Move { seat: 0, text: "24/19".into() }]);
+        assert_eq!(
+            all[0].events,
+            vec![
+                Event::Roll { roll: "5-2".into() },
+                Event::Move {
+                    seat: 0,
+                    text: "24/19".into()
+                }
+            ]
+        );
     }
 
     #[test]
     fn events_of_an_unknown_game_are_refused() {
         let s = SqliteStore::in_memory().unwrap();
-        assert!(s.append_event("nope", 0, &Event::Roll { roll: "1-2-3".into() }).is_err());
+        assert!(s
+            .append_event(
+                "nope",
+                0,
+                &Event::Roll {
+                    roll: "1-2-3".into()
+                }
+            )
+            .is_err());
     }
 }

@@ -53,7 +53,11 @@ pub fn options(rules: &AnyRuleset) -> Vec<Value> {
 /// The pieces of a chess ruleset (letter, name, moves), for drawing and the rules panel.
 fn pieces(rules: &AnyRuleset) -> Vec<Value> {
     match rules {
-        AnyRuleset::Chess(r) => r.pieces().iter().map(|p| json!({"letter": p.letter.to_string(), "name": p.name, "betza": p.betza})).collect(),
+        AnyRuleset::Chess(r) => r
+            .pieces()
+            .iter()
+            .map(|p| json!({"letter": p.letter.to_string(), "name": p.name, "betza": p.betza}))
+            .collect(),
         AnyRuleset::Tables(_) => Vec::new(),
     }
 }
@@ -179,8 +183,12 @@ fn tables_board(g: &TablesGame) -> Value {
         Phase::RollOff => ("roll-off", None, vec![]),
         Phase::Roll(s) => ("roll", Some(s.0), vec![]),
         Phase::Move(s, d) => ("move", Some(s.0), d.values().to_vec()),
-        Phase::Over(libro_tables::Ending::Falla { loser, dice }) => ("falla", Some(loser.0), dice.values().to_vec()),
-        Phase::Over(libro_tables::Ending::BoreOff { winner }) => ("bore-off", Some(winner.0), vec![]),
+        Phase::Over(libro_tables::Ending::Falla { loser, dice }) => {
+            ("falla", Some(loser.0), dice.values().to_vec())
+        }
+        Phase::Over(libro_tables::Ending::BoreOff { winner }) => {
+            ("bore-off", Some(winner.0), vec![])
+        }
     };
     json!({
         "family": "tables",
@@ -199,7 +207,9 @@ fn tables_board(g: &TablesGame) -> Value {
 /// A history entry: the event, its notation for people, and the board after it.
 pub fn entry(ev: &Event, after: &dyn DynGame, rules: &AnyRuleset) -> Value {
     match ev {
-        Event::Move { seat, text } => json!({"kind": "move", "seat": seat, "text": text, "view": board(after, rules)}),
+        Event::Move { seat, text } => {
+            json!({"kind": "move", "seat": seat, "text": text, "view": board(after, rules)})
+        }
         Event::Roll { roll } => json!({"kind": "roll", "text": roll, "view": board(after, rules)}),
     }
 }
@@ -219,7 +229,11 @@ fn step_tree(b: &TurnBuilder, game: &TablesGame, budget: &mut usize) -> Vec<Valu
             continue;
         }
         let play = next.play().map(|p| libro_core::Game::move_text(game, p));
-        let children = if play.is_some() { Vec::new() } else { step_tree(&next, game, budget) };
+        let children = if play.is_some() {
+            Vec::new()
+        } else {
+            step_tree(&next, game, budget)
+        };
         out.push(json!({
             "die": ds.die,
             "from": ds.step.from(),
