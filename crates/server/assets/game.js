@@ -216,10 +216,10 @@ function renderTables(view) {
   const me = S.now && S.now.turn.kind === "seat" ? S.now.turn.seat : null;
   const froms = new Set(opts.map((n) => pointKey(me, v.map, n.from)));
   const targets = new Set(S.sel ? opts.filter((n) => pointKey(me, v.map, n.from) === S.sel).map((n) => pointKey(me, v.map, n.to)) : []);
-  const W = 760, H = 440, PW = 48, top = 20, bottom = H - 20, tri = 170;
+  const W = 760, H = 440, PW = 46, top = 20, bottom = H - 20, tri = 170;
   const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "tables-board" });
   root.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 10, class: "frame" }));
-  root.append(svg("rect", { x: 14, y: 14, width: 610, height: H - 28, class: "felt" }));
+  root.append(svg("rect", { x: 14, y: 14, width: 604, height: H - 28, class: "felt" }));
   const xOf = (p) => {
     // Board point p (first seat's numbering): 1-6 bottom right, 7-12 bottom left,
     // 13-18 top left, 19-24 top right.
@@ -271,14 +271,14 @@ function renderTables(view) {
   root.append(barG);
   // Borne-off trays: the first seat's at the bottom, the second's at the top.
   const offG = svg("g", { "data-point": "off", class: `off ${targets.has("off") ? "target" : ""}` });
-  offG.append(svg("rect", { x: 640, y: 14, width: 106, height: H - 28, class: "tray" }));
+  offG.append(svg("rect", { x: 628, y: 14, width: 118, height: H - 28, class: "tray" }));
   [0, 1].forEach((seat) => {
     const n = v.off[seat];
     for (let i = 0; i < n; i++) {
       const y = seat === 0 ? bottom - 8 - i * 9 : top + i * 9;
-      offG.append(svg("rect", { x: 652, y, width: 82, height: 7, rx: 2, class: `checker ${seatColour(seatName(seat))}` }));
+      offG.append(svg("rect", { x: 640, y, width: 94, height: 7, rx: 2, class: `checker ${seatColour(seatName(seat))}` }));
     }
-    offG.append(svg("text", { x: 693, y: seat === 0 ? H / 2 + 30 : H / 2 - 20, class: "label" }, `${seatName(seat)} off: ${n}`));
+    offG.append(svg("text", { x: 687, y: seat === 0 ? H / 2 + 30 : H / 2 - 20, class: "label" }, `${seatName(seat)} off: ${n}`));
   });
   root.append(offG);
   // The dice, on the right half; used ones faded.
@@ -288,7 +288,7 @@ function renderTables(view) {
     const k = used.indexOf(d);
     const isUsed = k >= 0;
     if (isUsed) used.splice(k, 1);
-    const x = 400 + i * 56, y = H / 2 - 22;
+    const x = 390 + i * 56, y = H / 2 - 22;
     const g = svg("g", { class: `die ${isUsed ? "used" : ""} ${seatColour(seatName(v.seat ?? 0))}`, "data-die": d });
     g.append(svg("rect", { x, y, width: 44, height: 44, rx: 7 }));
     const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] }[d] || [];
