@@ -82,7 +82,12 @@ impl<G: Heuristic> AlphaBeta<G> {
     }
 
     /// Sets up a search from `game`; returns the root's side and its legal moves.
-    fn prepare(&mut self, game: &G, limits: &Limits, control: &Control) -> Option<(u8, G::MoveList)> {
+    fn prepare(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        control: &Control,
+    ) -> Option<(u8, G::MoveList)> {
         let Turn::Seat(root) = game.turn() else {
             return None;
         };
@@ -95,7 +100,9 @@ impl<G: Heuristic> AlphaBeta<G> {
         };
         self.stopper = Stopper::new(limits, control);
         let hash_mb = self.hash_mb;
-        self.tt.get_or_insert_with(|| Table::new(hash_mb)).new_search();
+        self.tt
+            .get_or_insert_with(|| Table::new(hash_mb))
+            .new_search();
         self.killers.clear();
         self.history.age();
         let mut moves = G::MoveList::default();
@@ -116,18 +123,25 @@ impl<G: Heuristic> AlphaBeta<G> {
     ) -> Option<SearchResult<G::Move>> {
         let (side, moves) = self.prepare(game, limits, control)?;
         let root_seat = game.seat_to_move()?;
-        let tt_move = self.tt.as_ref().and_then(|t| t.probe(game.hash() ^ self.salt)).and_then(|e| e.mv);
+        let tt_move = self
+            .tt
+            .as_ref()
+            .and_then(|t| t.probe(game.hash() ^ self.salt))
+            .and_then(|e| e.mv);
         let mut scored: Vec<Scored<G::Move>> = moves
             .as_slice()
             .iter()
             .map(|&mv| self.order(game, root_seat, mv, tt_move, 0))
             .collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
         let mut root: Vec<G::Move> = scored.iter().map(|s| s.2).collect();
 
         let fallback = root[0];
         let mut result: Option<SearchResult<G::Move>> = None;
-        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
         for depth in 1..=max_depth {
             if depth > 1 && !self.stopper.may_deepen() {
                 break;
@@ -178,7 +192,13 @@ impl<G: Heuristic> AlphaBeta<G> {
     /// One iteration at the root. Returns the best value and whether every move was
     /// searched; `None` if stopped before the first move was (then nothing was learnt).
     /// The best move is moved to the front of `root` for the next iteration.
-    fn root_search(&mut self, game: &G, depth: i32, side: u8, root: &mut [G::Move]) -> Option<(i32, bool)> {
+    fn root_search(
+        &mut self,
+        game: &G,
+        depth: i32,
+        side: u8,
+        root: &mut [G::Move],
+    ) -> Option<(i32, bool)> {
         if !self.stopper.enter() {
             return None;
         }
@@ -221,7 +241,13 @@ impl<G: Heuristic> AlphaBeta<G> {
     }
 
     /// Each legal move's value at `depth`, full window, from the seat to move's side.
-    pub fn root_values(&mut self, game: &G, depth: u32, limits: &Limits, control: &Control) -> Vec<(G::Move, i32)> {
+    pub fn root_values(
+        &mut self,
+        game: &G,
+        depth: u32,
+        limits: &Limits,
+        control: &Control,
+    ) -> Vec<(G::Move, i32)> {
         let Some((side, moves)) = self.prepare(game, limits, control) else {
             return Vec::new();
         };
@@ -255,7 +281,9 @@ impl<G: Heuristic> AlphaBeta<G> {
     }
 
     fn terminal(&self, game: &G, side: u8, ply: usize) -> i32 {
-        let v = game.result().map_or(0, |r| terminal_value(&r, self.anchor, ply));
+        let v = game
+            .result()
+            .map_or(0, |r| terminal_value(&r, self.anchor, ply));
         if side == 0 {
             v
         } else {
@@ -265,7 +293,14 @@ impl<G: Heuristic> AlphaBeta<G> {
 
     /// The ordering score of a move for the node at `ply`.
     #[inline]
-    fn order(&self, game: &G, mover: Seat, mv: G::Move, tt_move: Option<G::Move>, ply: usize) -> Scored<G::Move> {
+    fn order(
+        &self,
+        game: &G,
+        mover: Seat,
+        mv: G::Move,
+        tt_move: Option<G::Move>,
+        ply: usize,
+    ) -> Scored<G::Move> {
         let tactical = game.is_tactical(mv);
         let score = if tt_move == Some(mv) {
             TT_MOVE
@@ -273,7 +308,10 @@ impl<G: Heuristic> AlphaBeta<G> {
             TACTICAL + game.order_score(mv).clamp(-ORDER_CLAMP, ORDER_CLAMP)
         } else {
             match self.killers.rank(ply, mv) {
-                0 => self.history.get(mover, &mv) + game.order_score(mv).clamp(-ORDER_CLAMP, ORDER_CLAMP),
+                0 => {
+                    self.history.get(mover, &mv)
+                        + game.order_score(mv).clamp(-ORDER_CLAMP, ORDER_CLAMP)
+                }
                 k => KILLER + k,
             }
         };
@@ -292,7 +330,15 @@ impl<G: Heuristic> AlphaBeta<G> {
 
     /// The value of `game` for `side`, searched `depth` plies deep, within (alpha, beta)
     /// (fail-soft: a value outside the window is a bound).
-    fn search(&mut self, game: &G, mut depth: i32, ply: usize, mut alpha: i32, mut beta: i32, side: u8) -> i32 {
+    fn search(
+        &mut self,
+        game: &G,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        side: u8,
+    ) -> i32 {
         let turn = game.turn();
         if let Turn::Seat(s) = turn {
             let mover_side = self.side_of(s);
@@ -437,7 +483,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             self.chances[ply] = outcomes;
             return self.eval(game, side);
         }
-        outcomes.sort_by(|a, b| b.weight.cmp(&a.weight));
+        outcomes.sort_by_key(|c| std::cmp::Reverse(c.weight));
         let total = i64::from(outcomes[0].total);
         let (lo, hi) = (-i64::from(MATE), i64::from(MATE));
         let (alpha, beta) = (i64::from(alpha), i64::from(beta));
@@ -487,7 +533,15 @@ impl<G: Heuristic> AlphaBeta<G> {
 
     /// Quiescence: stand pat on the static value, or try the tactical moves (every move
     /// when in check, near the horizon) until the position is quiet.
-    fn quiesce(&mut self, game: &G, ply: usize, mut alpha: i32, beta: i32, side: u8, qdepth: u32) -> i32 {
+    fn quiesce(
+        &mut self,
+        game: &G,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        side: u8,
+        qdepth: u32,
+    ) -> i32 {
         let turn = game.turn();
         if let Turn::Seat(s) = turn {
             let mover_side = self.side_of(s);
@@ -528,7 +582,8 @@ impl<G: Heuristic> AlphaBeta<G> {
         list.clear();
         for &mv in moves.as_slice() {
             let tactical = !evasions || game.is_tactical(mv);
-            let score = game.order_score(mv).clamp(-ORDER_CLAMP, ORDER_CLAMP) + if tactical { TACTICAL } else { 0 };
+            let score = game.order_score(mv).clamp(-ORDER_CLAMP, ORDER_CLAMP)
+                + if tactical { TACTICAL } else { 0 };
             list.push((score, tactical, mv));
         }
         for i in 0..list.len() {

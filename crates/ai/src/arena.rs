@@ -92,7 +92,7 @@ pub struct MatchOutcome {
 /// The seats A holds in game `index` of a match between games with `num_seats` seats.
 pub fn a_seats(index: u32, num_seats: usize) -> Vec<Seat> {
     (0..num_seats)
-        .filter(|&s| (s as u32 + index) % 2 == 0)
+        .filter(|&s| (s as u32 + index) & 1 == 0)
         .map(|s| Seat(s as u8))
         .collect()
 }
@@ -105,7 +105,10 @@ pub fn a_score(result: Option<&GameResult>, a: &[Seat], num_seats: usize) -> f64
     let Some(result) = result else {
         return 0.5;
     };
-    let share: f64 = a.iter().map(|s| f64::from(result.seats[s.index()].score)).sum();
+    let share: f64 = a
+        .iter()
+        .map(|s| f64::from(result.seats[s.index()].score))
+        .sum();
     let fair = a.len() as f64 / num_seats as f64;
     if fair <= 0.0 || fair >= 1.0 {
         return 0.5;
@@ -194,7 +197,11 @@ where
             let tx = tx.clone();
             let next = &next;
             scope.spawn(move || loop {
-                if config.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+                if config
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+                {
                     break;
                 }
                 let index = next.fetch_add(1, Ordering::Relaxed);
@@ -221,7 +228,13 @@ where
 }
 
 /// Game `index` of a match: pairs share their seeds; A's seats alternate.
-fn match_game<R>(rules: &Arc<R>, a: &PlayerSpec, b: &PlayerSpec, config: &MatchConfig, index: u32) -> GameRecord
+fn match_game<R>(
+    rules: &Arc<R>,
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+    config: &MatchConfig,
+    index: u32,
+) -> GameRecord
 where
     R: Ruleset,
     R::Game: Heuristic,
@@ -232,9 +245,22 @@ where
     let num_seats = rules.seat_names().len();
     let a_held = a_seats(index, num_seats);
     let players: Vec<PlayerSpec> = (0..num_seats)
-        .map(|s| if a_held.contains(&Seat(s as u8)) { *a } else { *b })
+        .map(|s| {
+            if a_held.contains(&Seat(s as u8)) {
+                *a
+            } else {
+                *b
+            }
+        })
         .collect();
-    let (game, plies) = play_game(rules, &players, seed, opening_seed, config.opening_moves, config.max_plies);
+    let (game, plies) = play_game(
+        rules,
+        &players,
+        seed,
+        opening_seed,
+        config.opening_moves,
+        config.max_plies,
+    );
     let result = if game.is_over() { game.result() } else { None };
     GameRecord {
         index,
@@ -253,13 +279,24 @@ where
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
     #[error("ply {ply}: move `{text}` does not play here: {reason}")]
-    BadMove { ply: usize, text: String, reason: String },
+    BadMove {
+        ply: usize,
+        text: String,
+        reason: String,
+    },
     #[error("ply {ply}: `{text}` is not a possible chance outcome here")]
     BadChance { ply: usize, text: String },
     #[error("ply {ply}: the record has a {expected} but the game expects {found}")]
-    WrongTurn { ply: usize, expected: &'static str, found: &'static str },
+    WrongTurn {
+        ply: usize,
+        expected: &'static str,
+        found: &'static str,
+    },
     #[error("the replayed game ends with {found:?}, the record says {recorded:?}")]
-    ResultDiffers { recorded: Option<GameResult>, found: Option<GameResult> },
+    ResultDiffers {
+        recorded: Option<GameResult>,
+        found: Option<GameResult>,
+    },
 }
 
 fn turn_name(turn: Turn) -> &'static str {
@@ -286,7 +323,10 @@ pub fn replay<R: Ruleset>(rules: &Arc<R>, record: &GameRecord) -> Result<R::Game
             }
             (Ply::Chance(text), Turn::Chance) => {
                 game.chance_outcomes(&mut outcomes);
-                let bad = || ReplayError::BadChance { ply: i, text: text.clone() };
+                let bad = || ReplayError::BadChance {
+                    ply: i,
+                    text: text.clone(),
+                };
                 let outcome: <R::Game as Game>::ChanceOutcome = text.parse().map_err(|_| bad())?;
                 if !outcomes.iter().any(|c| c.outcome == outcome) {
                     return Err(bad());

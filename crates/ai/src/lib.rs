@@ -27,9 +27,17 @@ mod search;
 mod stats;
 mod tt;
 
-pub use arena::{a_score, a_seats, play_game, play_match, replay, GameRecord, MatchConfig, MatchOutcome, Ply, ReplayError};
+pub use arena::{
+    a_score, a_seats, play_game, play_match, replay, GameRecord, MatchConfig, MatchOutcome, Ply,
+    ReplayError,
+};
 pub use limits::{Clock, Control, Limits, TimeBudget, CLOCK_OVERHEAD};
-pub use player::{choose_move, AiSettings, ChooseError, Choice, LevelParams, Player, PlayerKind, PlayerSpec, SpecError, LEVELS, MAX_LEVEL};
+pub use player::{
+    choose_move, AiSettings, Choice, ChooseError, LevelParams, Player, PlayerKind, PlayerSpec,
+    SpecError, LEVELS, MAX_LEVEL,
+};
 pub use score::{Score, MATE, MATE_BOUND, MAX_PLY};
-pub use search::{pv_text, MultiSearch, SearchConfig, SearchInfo, SearchResult, Searcher, UnknownSearch};
+pub use search::{
+    pv_text, MultiSearch, SearchConfig, SearchInfo, SearchResult, Searcher, UnknownSearch,
+};
 pub use stats::{elo_from_score, MatchReport};

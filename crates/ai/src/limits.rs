@@ -91,7 +91,7 @@ pub(crate) struct Stopper {
     pub stopped: bool,
 }
 
-/// How many nodes pass between two looks at the clock.
+/// How many nodes pass between two looks at the clock (a power of two).
 const CLOCK_CHECK_INTERVAL: u64 = 1024;
 
 impl Stopper {
@@ -121,11 +121,16 @@ impl Stopper {
         if self.stopped {
             return false;
         }
-        if self.nodes >= self.max_nodes || self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+        if self.nodes >= self.max_nodes
+            || self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
             self.stopped = true;
             return false;
         }
-        if self.nodes % CLOCK_CHECK_INTERVAL == 0 && self.nodes > 0 {
+        if self.nodes & (CLOCK_CHECK_INTERVAL - 1) == 0 && self.nodes > 0 {
             if let Some(hard) = self.hard {
                 if self.start.elapsed() >= hard {
                     self.stopped = true;
@@ -143,7 +148,11 @@ impl Stopper {
         if self.stopped || self.nodes >= self.max_nodes {
             return false;
         }
-        if self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
             self.stopped = true;
             return false;
         }
@@ -170,25 +179,48 @@ mod tests {
     #[test]
     fn clock_budget_shares_the_time_left() {
         // 60 s left, no increment, no moves-to-go: (60000-30)/30 = 1999 ms, hard 4x.
-        let b = Clock { remaining: ms(60_000), increment: ms(0), moves_to_go: None }.budget();
+        let b = Clock {
+            remaining: ms(60_000),
+            increment: ms(0),
+            moves_to_go: None,
+        }
+        .budget();
         assert_eq!(b.soft, ms(1999));
         assert_eq!(b.hard, ms(7996));
         // 10 s + 1 s increment, 20 moves to go: 9970/20 + 750 = 498.5 + 750 ms.
-        let b = Clock { remaining: ms(10_000), increment: ms(1000), moves_to_go: Some(20) }.budget();
+        let b = Clock {
+            remaining: ms(10_000),
+            increment: ms(1000),
+            moves_to_go: Some(20),
+        }
+        .budget();
         assert_eq!(b.soft, Duration::from_micros(1_248_500));
         assert_eq!(b.hard, Duration::from_micros(4_994_000));
         // The last move before the control: everything, but never past 80% of what is left.
-        let b = Clock { remaining: ms(1030), increment: ms(0), moves_to_go: Some(1) }.budget();
+        let b = Clock {
+            remaining: ms(1030),
+            increment: ms(0),
+            moves_to_go: Some(1),
+        }
+        .budget();
         assert_eq!(b.soft, ms(800));
         assert_eq!(b.hard, ms(800));
         // Less time than the overhead: nothing to spend.
-        let b = Clock { remaining: ms(10), increment: ms(0), moves_to_go: None }.budget();
+        let b = Clock {
+            remaining: ms(10),
+            increment: ms(0),
+            moves_to_go: None,
+        }
+        .budget();
         assert_eq!(b.hard, ms(0));
     }
 
     #[test]
     fn node_limit_is_never_exceeded() {
-        let limits = Limits { nodes: Some(5), ..Limits::default() };
+        let limits = Limits {
+            nodes: Some(5),
+            ..Limits::default()
+        };
         let mut s = Stopper::new(&limits, &Control::default());
         let entered = (0..10).filter(|_| s.enter()).count();
         assert_eq!(entered, 5);

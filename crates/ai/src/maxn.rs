@@ -35,13 +35,22 @@ impl<G: Heuristic> MaxN<G> {
         }
     }
 
-    fn root_moves(&mut self, game: &G, limits: &Limits, control: &Control) -> Option<(Seat, Vec<G::Move>)> {
+    fn root_moves(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        control: &Control,
+    ) -> Option<(Seat, Vec<G::Move>)> {
         let root = game.seat_to_move()?;
         self.stopper = Stopper::new(limits, control);
         let mut moves = G::MoveList::default();
         game.legal_moves(&mut moves);
-        let mut scored: Vec<(i32, G::Move)> = moves.as_slice().iter().map(|&mv| (ordering(game, mv), mv)).collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut scored: Vec<(i32, G::Move)> = moves
+            .as_slice()
+            .iter()
+            .map(|&mv| (ordering(game, mv), mv))
+            .collect();
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
         let moves: Vec<G::Move> = scored.into_iter().map(|(_, m)| m).collect();
         (!moves.is_empty()).then_some((root, moves))
     }
@@ -56,7 +65,10 @@ impl<G: Heuristic> MaxN<G> {
         let (root, mut moves) = self.root_moves(game, limits, control)?;
         let fallback = moves[0];
         let mut result: Option<SearchResult<G::Move>> = None;
-        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
         for depth in 1..=max_depth {
             if depth > 1 && !self.stopper.may_deepen() {
                 break;
@@ -115,7 +127,13 @@ impl<G: Heuristic> MaxN<G> {
         }))
     }
 
-    pub fn root_values(&mut self, game: &G, depth: u32, limits: &Limits, control: &Control) -> Vec<(G::Move, i32)> {
+    pub fn root_values(
+        &mut self,
+        game: &G,
+        depth: u32,
+        limits: &Limits,
+        control: &Control,
+    ) -> Vec<(G::Move, i32)> {
         let Some((root, moves)) = self.root_moves(game, limits, control) else {
             return Vec::new();
         };
@@ -249,7 +267,12 @@ impl<G: Heuristic> MaxN<G> {
         game.tactical_moves(&mut moves);
         let mut list = mem::take(&mut self.lists[ply]);
         list.clear();
-        list.extend(moves.as_slice().iter().map(|&mv| (game.order_score(mv), mv)));
+        list.extend(
+            moves
+                .as_slice()
+                .iter()
+                .map(|&mv| (game.order_score(mv), mv)),
+        );
         let mut best = stand;
         for &(_, mv) in &list {
             let mut child = game.clone();

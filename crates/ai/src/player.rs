@@ -70,14 +70,54 @@ pub struct LevelParams {
 /// random move a third of the time and misjudges by up to three pawns: a beginner beats
 /// it); 4–8 are the full search with node budgets growing about threefold per level.
 pub const LEVELS: [LevelParams; 8] = [
-    LevelParams { depth: Some(1), nodes: None, noise: 300, blunder_percent: 33 },
-    LevelParams { depth: Some(1), nodes: None, noise: 120, blunder_percent: 15 },
-    LevelParams { depth: Some(2), nodes: None, noise: 50, blunder_percent: 5 },
-    LevelParams { depth: None, nodes: Some(5_000), noise: 0, blunder_percent: 0 },
-    LevelParams { depth: None, nodes: Some(15_000), noise: 0, blunder_percent: 0 },
-    LevelParams { depth: None, nodes: Some(50_000), noise: 0, blunder_percent: 0 },
-    LevelParams { depth: None, nodes: Some(150_000), noise: 0, blunder_percent: 0 },
-    LevelParams { depth: None, nodes: Some(500_000), noise: 0, blunder_percent: 0 },
+    LevelParams {
+        depth: Some(1),
+        nodes: None,
+        noise: 300,
+        blunder_percent: 33,
+    },
+    LevelParams {
+        depth: Some(1),
+        nodes: None,
+        noise: 120,
+        blunder_percent: 15,
+    },
+    LevelParams {
+        depth: Some(2),
+        nodes: None,
+        noise: 50,
+        blunder_percent: 5,
+    },
+    LevelParams {
+        depth: None,
+        nodes: Some(5_000),
+        noise: 0,
+        blunder_percent: 0,
+    },
+    LevelParams {
+        depth: None,
+        nodes: Some(15_000),
+        noise: 0,
+        blunder_percent: 0,
+    },
+    LevelParams {
+        depth: None,
+        nodes: Some(50_000),
+        noise: 0,
+        blunder_percent: 0,
+    },
+    LevelParams {
+        depth: None,
+        nodes: Some(150_000),
+        noise: 0,
+        blunder_percent: 0,
+    },
+    LevelParams {
+        depth: None,
+        nodes: Some(500_000),
+        noise: 0,
+        blunder_percent: 0,
+    },
 ];
 
 impl AiSettings {
@@ -87,7 +127,12 @@ impl AiSettings {
         let explicit = self.movetime_ms.is_some() || self.nodes.is_some() || self.depth.is_some();
         let level = match self.level {
             Some(l) => LEVELS[usize::from(l.clamp(1, MAX_LEVEL)) - 1],
-            None if explicit => LevelParams { depth: None, nodes: None, noise: 0, blunder_percent: 0 },
+            None if explicit => LevelParams {
+                depth: None,
+                nodes: None,
+                noise: 0,
+                blunder_percent: 0,
+            },
             None => LEVELS[usize::from(MAX_LEVEL) - 1],
         };
         let limits = Limits {
@@ -111,11 +156,19 @@ pub enum SpecError {
     #[error("`{item}` in `{spec}` is not `key=value`")]
     NotKeyValue { spec: String, item: String },
     #[error("unknown setting `{key}` for `{player}` (it takes {allowed})")]
-    UnknownKey { player: &'static str, key: String, allowed: &'static str },
+    UnknownKey {
+        player: &'static str,
+        key: String,
+        allowed: &'static str,
+    },
     #[error("`{key}` is given twice in `{spec}`")]
     Duplicate { spec: String, key: String },
     #[error("bad value `{value}` for `{key}`: {reason}")]
-    BadValue { key: String, value: String, reason: String },
+    BadValue {
+        key: String,
+        value: String,
+        reason: String,
+    },
 }
 
 impl FromStr for PlayerSpec {
@@ -131,14 +184,25 @@ impl FromStr for PlayerSpec {
             Some(i) => (&text[..i], Some(&text[i + 1..])),
             None => (text, None),
         };
-        let items: Vec<&str> = rest.map(|r| r.split(',').map(str::trim).collect()).unwrap_or_default();
+        let items: Vec<&str> = rest
+            .map(|r| r.split(',').map(str::trim).collect())
+            .unwrap_or_default();
         if head != "ai" && text[head.len()..].starts_with(':') {
             return Err(SpecError::UnknownPlayer(text.to_string()));
         }
         let mut spec = match head {
-            "random" => PlayerSpec { kind: PlayerKind::Random, seed: None },
-            "greedy" => PlayerSpec { kind: PlayerKind::Greedy, seed: None },
-            "ai" => PlayerSpec { kind: PlayerKind::Ai(AiSettings::default()), seed: None },
+            "random" => PlayerSpec {
+                kind: PlayerKind::Random,
+                seed: None,
+            },
+            "greedy" => PlayerSpec {
+                kind: PlayerKind::Greedy,
+                seed: None,
+            },
+            "ai" => PlayerSpec {
+                kind: PlayerKind::Ai(AiSettings::default()),
+                seed: None,
+            },
             _ => return Err(SpecError::UnknownPlayer(text.to_string())),
         };
         let mut seen: Vec<&str> = Vec::new();
@@ -150,11 +214,17 @@ impl FromStr for PlayerSpec {
                 }
             }
             let Some((key, value)) = item.split_once('=') else {
-                return Err(SpecError::NotKeyValue { spec: text.to_string(), item: item.to_string() });
+                return Err(SpecError::NotKeyValue {
+                    spec: text.to_string(),
+                    item: item.to_string(),
+                });
             };
             let (key, value) = (key.trim(), value.trim());
             if seen.contains(&key) {
-                return Err(SpecError::Duplicate { spec: text.to_string(), key: key.to_string() });
+                return Err(SpecError::Duplicate {
+                    spec: text.to_string(),
+                    key: key.to_string(),
+                });
             }
             seen.push(key);
             match (&mut spec.kind, key) {
@@ -164,7 +234,11 @@ impl FromStr for PlayerSpec {
                 (PlayerKind::Ai(ai), "depth") => {
                     let d = number(key, value, 1)?;
                     if d >= crate::score::MAX_PLY as u64 {
-                        return Err(bad(key, value, format!("at most {}", crate::score::MAX_PLY - 1)));
+                        return Err(bad(
+                            key,
+                            value,
+                            format!("at most {}", crate::score::MAX_PLY - 1),
+                        ));
                     }
                     ai.depth = Some(d as u32);
                 }
@@ -176,18 +250,25 @@ impl FromStr for PlayerSpec {
                     ai.hash_mb = Some(mb as usize);
                 }
                 (PlayerKind::Ai(ai), "search") => {
-                    ai.search = Some(value.parse().map_err(|e: crate::search::UnknownSearch| bad(key, value, e.to_string()))?)
+                    ai.search = Some(value.parse().map_err(|e: crate::search::UnknownSearch| {
+                        bad(key, value, e.to_string())
+                    })?)
                 }
                 (PlayerKind::Ai(_), _) => {
                     return Err(SpecError::UnknownKey {
                         player: "ai",
                         key: key.to_string(),
-                        allowed: "a level 1-8 first, then movetime, nodes, depth, hash, search, seed",
+                        allowed:
+                            "a level 1-8 first, then movetime, nodes, depth, hash, search, seed",
                     })
                 }
                 (PlayerKind::Random, _) | (PlayerKind::Greedy, _) => {
                     return Err(SpecError::UnknownKey {
-                        player: if spec.kind == PlayerKind::Random { "random" } else { "greedy" },
+                        player: if spec.kind == PlayerKind::Random {
+                            "random"
+                        } else {
+                            "greedy"
+                        },
                         key: key.to_string(),
                         allowed: "only seed",
                     })
@@ -199,11 +280,17 @@ impl FromStr for PlayerSpec {
 }
 
 fn bad(key: &str, value: &str, reason: String) -> SpecError {
-    SpecError::BadValue { key: key.to_string(), value: value.to_string(), reason }
+    SpecError::BadValue {
+        key: key.to_string(),
+        value: value.to_string(),
+        reason,
+    }
 }
 
 fn number(key: &str, value: &str, min: u64) -> Result<u64, SpecError> {
-    let n: u64 = value.parse().map_err(|_| bad(key, value, "not a whole number".into()))?;
+    let n: u64 = value
+        .parse()
+        .map_err(|_| bad(key, value, "not a whole number".into()))?;
     if n < min {
         return Err(bad(key, value, format!("must be at least {min}")));
     }
@@ -234,13 +321,21 @@ impl fmt::Display for PlayerSpec {
                     ("hash", ai.hash_mb.map(|v| v.to_string())),
                     ("search", ai.search.map(|v| v.to_string())),
                 ];
-                items.extend(keyed.into_iter().filter_map(|(k, v)| v.map(|v| format!("{k}={v}"))));
+                items.extend(
+                    keyed
+                        .into_iter()
+                        .filter_map(|(k, v)| v.map(|v| format!("{k}={v}"))),
+                );
                 "ai"
             }
         };
         f.write_str(head)?;
         let mut sep = if head == "ai" { ':' } else { ',' };
-        for item in items.iter().map(String::as_str).chain(self.seed.map(|s| format!("seed={s}")).as_deref()) {
+        for item in items
+            .iter()
+            .map(String::as_str)
+            .chain(self.seed.map(|s| format!("seed={s}")).as_deref())
+        {
             write!(f, "{sep}{item}")?;
             sep = ',';
         }
@@ -291,7 +386,11 @@ impl<G: Heuristic> Player<G> {
     /// runner gives each game its own stream, so seeded players still vary between games).
     pub fn with_stream(spec: PlayerSpec, stream: u64) -> Self {
         let seed = mix(spec.seed.unwrap_or(0) ^ mix(stream));
-        Player { spec, seed, searcher: None }
+        Player {
+            spec,
+            seed,
+            searcher: None,
+        }
     }
 
     pub fn spec(&self) -> &PlayerSpec {
@@ -328,7 +427,8 @@ impl<G: Heuristic> Player<G> {
             return Err(ChooseError::NoLegalMove);
         }
         // Random choices depend on the seed and the position only, so replays agree.
-        let mut rng = ChaCha8Rng::seed_from_u64(mix(self.seed ^ mix(game.hash()) ^ u64::from(game.ply())));
+        let mut rng =
+            ChaCha8Rng::seed_from_u64(mix(self.seed ^ mix(game.hash()) ^ u64::from(game.ply())));
         let moves = moves.as_slice();
         match self.spec.kind {
             PlayerKind::Random => Ok(Choice {
@@ -355,7 +455,13 @@ impl<G: Heuristic> Player<G> {
                 let r = searcher
                     .search_with_info(game, &limits, control, on_info)
                     .ok_or(ChooseError::NoLegalMove)?;
-                Ok(Choice { mv: r.best, score: Some(r.score), depth: r.depth, nodes: r.nodes, pv: r.pv })
+                Ok(Choice {
+                    mv: r.best,
+                    score: Some(r.score),
+                    depth: r.depth,
+                    nodes: r.nodes,
+                    pv: r.pv,
+                })
             }
         }
     }
@@ -363,13 +469,19 @@ impl<G: Heuristic> Player<G> {
 
 /// The one entry point: `spec` chooses a move for the seat to move in `game`. Searches
 /// with a fresh memory; keep a [`Player`] to reuse it from move to move.
-pub fn choose_move<G: Heuristic>(game: &G, spec: &PlayerSpec, control: &Control) -> Result<Choice<G::Move>, ChooseError> {
+pub fn choose_move<G: Heuristic>(
+    game: &G,
+    spec: &PlayerSpec,
+    control: &Control,
+) -> Result<Choice<G::Move>, ChooseError> {
     Player::new(*spec).choose(game, control)
 }
 
 /// One ply: the move after which the mover stands best.
 fn greedy<G: Heuristic>(game: &G, moves: &[G::Move], rng: &mut ChaCha8Rng) -> Choice<G::Move> {
-    let mover = game.seat_to_move().expect("greedy is asked only when a seat is to move");
+    let mover = game
+        .seat_to_move()
+        .expect("greedy is asked only when a seat is to move");
     let mut best = i32::MIN;
     let mut ties: Vec<G::Move> = Vec::new();
     for &mv in moves {
@@ -388,16 +500,37 @@ fn greedy<G: Heuristic>(game: &G, moves: &[G::Move], rng: &mut ChaCha8Rng) -> Ch
         }
     }
     let mv = ties[rng.gen_range(0..ties.len())];
-    Choice { mv, score: Some(Score::from_internal(best)), depth: 1, nodes: moves.len() as u64, pv: vec![mv] }
+    Choice {
+        mv,
+        score: Some(Score::from_internal(best)),
+        depth: 1,
+        nodes: moves.len() as u64,
+        pv: vec![mv],
+    }
 }
 
 /// The weak levels: every move's searched value plus noise, or now and then any move.
-fn erring_choice<M: Copy + Eq>(moves: &[M], values: &[(M, i32)], depth: u32, level: &LevelParams, rng: &mut ChaCha8Rng) -> Choice<M> {
+fn erring_choice<M: Copy + Eq>(
+    moves: &[M],
+    values: &[(M, i32)],
+    depth: u32,
+    level: &LevelParams,
+    rng: &mut ChaCha8Rng,
+) -> Choice<M> {
     let blunder = rng.gen_range(0..100) < level.blunder_percent;
     if values.is_empty() || blunder {
         let mv = moves[rng.gen_range(0..moves.len())];
-        let score = values.iter().find(|(m, _)| *m == mv).map(|&(_, v)| Score::from_internal(v));
-        return Choice { mv, score, depth, nodes: 0, pv: vec![mv] };
+        let score = values
+            .iter()
+            .find(|(m, _)| *m == mv)
+            .map(|&(_, v)| Score::from_internal(v));
+        return Choice {
+            mv,
+            score,
+            depth,
+            nodes: 0,
+            pv: vec![mv],
+        };
     }
     let mut best = (i64::MIN, values[0].0, values[0].1);
     for &(mv, v) in values {
@@ -406,7 +539,13 @@ fn erring_choice<M: Copy + Eq>(moves: &[M], values: &[(M, i32)], depth: u32, lev
             best = (noisy, mv, v);
         }
     }
-    Choice { mv: best.1, score: Some(Score::from_internal(best.2)), depth, nodes: 0, pv: vec![best.1] }
+    Choice {
+        mv: best.1,
+        score: Some(Score::from_internal(best.2)),
+        depth,
+        nodes: 0,
+        pv: vec![best.1],
+    }
 }
 
 /// SplitMix64's finaliser: spreads seeds and hashes over all bits.
@@ -443,8 +582,23 @@ mod tests {
         ] {
             assert_eq!(parse(s).to_string(), s);
         }
-        assert_eq!(parse("ai:5,seed=7"), PlayerSpec { kind: PlayerKind::Ai(AiSettings { level: Some(5), ..AiSettings::default() }), seed: Some(7) });
-        assert_eq!(parse("ai:movetime=500").kind, PlayerKind::Ai(AiSettings { movetime_ms: Some(500), ..AiSettings::default() }));
+        assert_eq!(
+            parse("ai:5,seed=7"),
+            PlayerSpec {
+                kind: PlayerKind::Ai(AiSettings {
+                    level: Some(5),
+                    ..AiSettings::default()
+                }),
+                seed: Some(7)
+            }
+        );
+        assert_eq!(
+            parse("ai:movetime=500").kind,
+            PlayerKind::Ai(AiSettings {
+                movetime_ms: Some(500),
+                ..AiSettings::default()
+            })
+        );
         // Spaces around items are tolerated; the canonical form has none.
         assert_eq!(parse(" ai:2, seed=4 ").to_string(), "ai:2,seed=4");
     }
@@ -452,17 +606,48 @@ mod tests {
     #[test]
     fn bad_specs_say_what_is_wrong() {
         assert_eq!("".parse::<PlayerSpec>(), Err(SpecError::Empty));
-        assert_eq!("human".parse::<PlayerSpec>(), Err(SpecError::UnknownPlayer("human".into())));
-        assert_eq!("random:3".parse::<PlayerSpec>(), Err(SpecError::UnknownPlayer("random:3".into())));
-        assert_eq!("ai:9".parse::<PlayerSpec>(), Err(SpecError::BadLevel("9".into())));
-        assert_eq!("ai:0".parse::<PlayerSpec>(), Err(SpecError::BadLevel("0".into())));
-        assert!(matches!("ai:5,7".parse::<PlayerSpec>(), Err(SpecError::NotKeyValue { item, .. }) if item == "7"));
-        assert!(matches!("ai:speed=3".parse::<PlayerSpec>(), Err(SpecError::UnknownKey { key, .. }) if key == "speed"));
-        assert!(matches!("greedy,nodes=3".parse::<PlayerSpec>(), Err(SpecError::UnknownKey { player: "greedy", .. })));
-        assert!(matches!("ai:nodes=1,nodes=2".parse::<PlayerSpec>(), Err(SpecError::Duplicate { key, .. }) if key == "nodes"));
-        assert!(matches!("ai:movetime=fast".parse::<PlayerSpec>(), Err(SpecError::BadValue { key, .. }) if key == "movetime"));
-        assert!(matches!("ai:nodes=0".parse::<PlayerSpec>(), Err(SpecError::BadValue { .. })));
-        assert!(matches!("ai:search=mcts".parse::<PlayerSpec>(), Err(SpecError::BadValue { key, .. }) if key == "search"));
+        assert_eq!(
+            "human".parse::<PlayerSpec>(),
+            Err(SpecError::UnknownPlayer("human".into()))
+        );
+        assert_eq!(
+            "random:3".parse::<PlayerSpec>(),
+            Err(SpecError::UnknownPlayer("random:3".into()))
+        );
+        assert_eq!(
+            "ai:9".parse::<PlayerSpec>(),
+            Err(SpecError::BadLevel("9".into()))
+        );
+        assert_eq!(
+            "ai:0".parse::<PlayerSpec>(),
+            Err(SpecError::BadLevel("0".into()))
+        );
+        assert!(
+            matches!("ai:5,7".parse::<PlayerSpec>(), Err(SpecError::NotKeyValue { item, .. }) if item == "7")
+        );
+        assert!(
+            matches!("ai:speed=3".parse::<PlayerSpec>(), Err(SpecError::UnknownKey { key, .. }) if key == "speed")
+        );
+        assert!(matches!(
+            "greedy,nodes=3".parse::<PlayerSpec>(),
+            Err(SpecError::UnknownKey {
+                player: "greedy",
+                ..
+            })
+        ));
+        assert!(
+            matches!("ai:nodes=1,nodes=2".parse::<PlayerSpec>(), Err(SpecError::Duplicate { key, .. }) if key == "nodes")
+        );
+        assert!(
+            matches!("ai:movetime=fast".parse::<PlayerSpec>(), Err(SpecError::BadValue { key, .. }) if key == "movetime")
+        );
+        assert!(matches!(
+            "ai:nodes=0".parse::<PlayerSpec>(),
+            Err(SpecError::BadValue { .. })
+        ));
+        assert!(
+            matches!("ai:search=mcts".parse::<PlayerSpec>(), Err(SpecError::BadValue { key, .. }) if key == "search")
+        );
         let msg = "ai:9".parse::<PlayerSpec>().unwrap_err().to_string();
         assert!(msg.contains("1 to 8"), "{msg}");
     }
@@ -474,18 +659,34 @@ mod tests {
             _ => unreachable!(),
         };
         let (limits, level) = ai("ai:1");
-        assert_eq!((limits.depth, limits.nodes, level.blunder_percent), (Some(1), None, 33));
+        assert_eq!(
+            (limits.depth, limits.nodes, level.blunder_percent),
+            (Some(1), None, 33)
+        );
         let (limits, level) = ai("ai:8");
         assert_eq!((limits.nodes, level.noise), (Some(500_000), 0));
-        assert_eq!(ai("ai").0, ai("ai:8").0, "no level and no limit is full strength");
+        assert_eq!(
+            ai("ai").0,
+            ai("ai:8").0,
+            "no level and no limit is full strength"
+        );
         let (limits, level) = ai("ai:movetime=500");
-        assert_eq!((limits.movetime, limits.nodes, limits.depth, level.noise), (Some(Duration::from_millis(500)), None, None, 0));
+        assert_eq!(
+            (limits.movetime, limits.nodes, limits.depth, level.noise),
+            (Some(Duration::from_millis(500)), None, None, 0)
+        );
         // An explicit limit replaces the level's budget but keeps its depth and errors.
         let (limits, level) = ai("ai:2,nodes=1000");
-        assert_eq!((limits.nodes, limits.depth, level.noise), (Some(1000), Some(1), 120));
+        assert_eq!(
+            (limits.nodes, limits.depth, level.noise),
+            (Some(1000), Some(1), 120)
+        );
         let (limits, _) = ai("ai:5,depth=3");
         assert_eq!((limits.nodes, limits.depth), (None, Some(3)));
         let budgets: Vec<u64> = LEVELS[3..].iter().map(|l| l.nodes.unwrap()).collect();
-        assert!(budgets.windows(2).all(|w| w[0] < w[1]), "levels grow: {budgets:?}");
+        assert!(
+            budgets.windows(2).all(|w| w[0] < w[1]),
+            "levels grow: {budgets:?}"
+        );
     }
 }

@@ -160,7 +160,12 @@ impl<G: Heuristic> Searcher<G> {
     }
 
     /// Searches the position within the limits; `None` if no seat is to move.
-    pub fn search(&mut self, game: &G, limits: &Limits, control: &Control) -> Option<SearchResult<G::Move>> {
+    pub fn search(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        control: &Control,
+    ) -> Option<SearchResult<G::Move>> {
         self.search_with_info(game, limits, control, &mut |_| {})
     }
 
@@ -182,7 +187,13 @@ impl<G: Heuristic> Searcher<G> {
     /// The value of every legal move searched `depth` plies deep with a full window, from
     /// the seat to move's side (for the weaker levels, which then err on purpose). Empty if
     /// no seat is to move; shorter if the search was stopped.
-    pub fn root_values(&mut self, game: &G, depth: u32, limits: &Limits, control: &Control) -> Vec<(G::Move, i32)> {
+    pub fn root_values(
+        &mut self,
+        game: &G,
+        depth: u32,
+        limits: &Limits,
+        control: &Control,
+    ) -> Vec<(G::Move, i32)> {
         if self.uses_maxn(game) {
             self.maxn.root_values(game, depth, limits, control)
         } else {

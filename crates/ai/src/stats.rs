@@ -40,16 +40,36 @@ impl MatchReport {
         let draws = count(|s| s == 0.5);
         let losses = count(|s| s < 0.5);
         if n == 0 {
-            return MatchReport { wins, draws, losses, score: 0.0, elo: None, elo_error: None, score_margin: 0.0 };
+            return MatchReport {
+                wins,
+                draws,
+                losses,
+                score: 0.0,
+                elo: None,
+                elo_error: None,
+                score_margin: 0.0,
+            };
         }
         let mean = scores.iter().sum::<f64>() / n as f64;
         let variance = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / n as f64;
         let margin = Z95 * (variance / n as f64).sqrt();
-        let elo_error = match (n >= 2, elo_from_score(mean - margin), elo_from_score(mean + margin)) {
+        let elo_error = match (
+            n >= 2,
+            elo_from_score(mean - margin),
+            elo_from_score(mean + margin),
+        ) {
             (true, Some(lo), Some(hi)) => Some((hi - lo) / 2.0),
             _ => None,
         };
-        MatchReport { wins, draws, losses, score: mean, elo: elo_from_score(mean), elo_error, score_margin: margin }
+        MatchReport {
+            wins,
+            draws,
+            losses,
+            score: mean,
+            elo: elo_from_score(mean),
+            elo_error,
+            score_margin: margin,
+        }
     }
 
     /// Games in the match.
@@ -59,7 +79,10 @@ impl MatchReport {
 
     /// The 95% interval of the score, clipped to [0, 1].
     pub fn score_interval(&self) -> (f64, f64) {
-        ((self.score - self.score_margin).max(0.0), (self.score + self.score_margin).min(1.0))
+        (
+            (self.score - self.score_margin).max(0.0),
+            (self.score + self.score_margin).min(1.0),
+        )
     }
 }
 
@@ -118,9 +141,17 @@ mod tests {
     fn serialises_to_the_cli_line() {
         let r = MatchReport::from_scores(&scores(1, 2, 1));
         let json = serde_json::to_string(&r).unwrap();
-        assert!(json.starts_with(r#"{"wins":1,"draws":2,"losses":1,"score":0.5,"elo":0.0,"elo_error":"#), "{json}");
+        assert!(
+            json.starts_with(
+                r#"{"wins":1,"draws":2,"losses":1,"score":0.5,"elo":0.0,"elo_error":"#
+            ),
+            "{json}"
+        );
         assert!(!json.contains("margin"));
         let r = MatchReport::from_scores(&scores(3, 0, 0));
-        assert_eq!(serde_json::to_string(&r).unwrap(), r#"{"wins":3,"draws":0,"losses":0,"score":1.0,"elo":null,"elo_error":null}"#);
+        assert_eq!(
+            serde_json::to_string(&r).unwrap(),
+            r#"{"wins":3,"draws":0,"losses":0,"score":1.0,"elo":null,"elo_error":null}"#
+        );
     }
 }

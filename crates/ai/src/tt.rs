@@ -123,7 +123,10 @@ mod tests {
         let mut t: Table<u8> = Table::new(0);
         t.store(7, Some(3), 50, 4, Bound::Exact);
         let e = t.probe(7).expect("stored");
-        assert_eq!((e.mv, e.score, e.depth, e.bound), (Some(3), 50, 4, Bound::Exact));
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (Some(3), 50, 4, Bound::Exact)
+        );
         assert!(t.probe(8).is_none());
         // A shallower result for another key does not evict a deeper one of this search...
         t.store(8, Some(1), 0, 2, Bound::Lower);

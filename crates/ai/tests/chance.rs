@@ -11,7 +11,10 @@ use toys::race::{Race, RaceRules};
 use toys::tree::TreeRules;
 
 fn depth(d: u32) -> Limits {
-    Limits { depth: Some(d), ..Limits::default() }
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
 }
 
 /// A safe move to a draw, or a gamble: `win` in 6 wins at once, the rest lose at once.
@@ -20,9 +23,16 @@ fn gamble(win: u32) -> Arc<TreeRules> {
     let safe = t.draw();
     let won = t.win(0);
     let lost = t.win(1);
-    let outcomes: Vec<(u32, usize)> = [(win, won), (6 - win, lost)].into_iter().filter(|o| o.0 > 0).collect();
+    let outcomes: Vec<(u32, usize)> = [(win, won), (6 - win, lost)]
+        .into_iter()
+        .filter(|o| o.0 > 0)
+        .collect();
     let roll = t.chance(&[0, 0], &outcomes);
-    t.choice(0, &[0, 0], &[("safe", safe, false), ("gamble", roll, false)]);
+    t.choice(
+        0,
+        &[0, 0],
+        &[("safe", safe, false), ("gamble", roll, false)],
+    );
     t.build()
 }
 
@@ -31,9 +41,19 @@ fn expectimax_weighs_the_outcomes() {
     // One chance in six: (1·(MATE − 1) − 5·(MATE − 1))/6 is far below the draw: play safe.
     let rules = gamble(1);
     let game = rules.new_game(0);
-    let r = Searcher::new(SearchConfig::default()).search(&game, &depth(3), &Control::default()).unwrap();
-    assert_eq!((game.move_text(r.best), r.score), ("safe".to_string(), Score::Cp(0)));
-    let values = Searcher::new(SearchConfig::default()).root_values(&game, 3, &Limits::default(), &Control::default());
+    let r = Searcher::new(SearchConfig::default())
+        .search(&game, &depth(3), &Control::default())
+        .unwrap();
+    assert_eq!(
+        (game.move_text(r.best), r.score),
+        ("safe".to_string(), Score::Cp(0))
+    );
+    let values = Searcher::new(SearchConfig::default()).root_values(
+        &game,
+        3,
+        &Limits::default(),
+        &Control::default(),
+    );
     // Full window, no cut: the gamble's exact mean, (1 − 5)(MATE − 1)/6 rounded.
     let exact = (-4.0 * f64::from(MATE - 1) / 6.0).round() as i32;
     assert_eq!(values, vec![(0, 0), (1, exact)]);
@@ -42,14 +62,24 @@ fn expectimax_weighs_the_outcomes() {
     // wins, so it is no mate.
     let rules = gamble(5);
     let game = rules.new_game(0);
-    let r = Searcher::new(SearchConfig::default()).search(&game, &depth(3), &Control::default()).unwrap();
+    let r = Searcher::new(SearchConfig::default())
+        .search(&game, &depth(3), &Control::default())
+        .unwrap();
     let expected = (4.0 * f64::from(MATE - 1) / 6.0).round() as i32;
-    assert_eq!((game.move_text(r.best), r.score), ("gamble".to_string(), Score::Cp(expected)));
+    assert_eq!(
+        (game.move_text(r.best), r.score),
+        ("gamble".to_string(), Score::Cp(expected))
+    );
 
     // Six in six: a certain win is a mate in 1.
     let game = gamble(6).new_game(0);
-    let r = Searcher::new(SearchConfig::default()).search(&game, &depth(3), &Control::default()).unwrap();
-    assert_eq!((game.move_text(r.best), r.score), ("gamble".to_string(), Score::Mate(1)));
+    let r = Searcher::new(SearchConfig::default())
+        .search(&game, &depth(3), &Control::default())
+        .unwrap();
+    assert_eq!(
+        (game.move_text(r.best), r.score),
+        ("gamble".to_string(), Score::Mate(1))
+    );
 }
 
 #[test]
@@ -67,15 +97,24 @@ fn race_position_worked_by_hand() {
     assert_eq!(game.move_text(r.best), "2/off");
     assert_eq!(r.score, Score::Cp(-499_998));
     let values = s.root_values(&game, 10, &Limits::default(), &Control::default());
-    let by_text: Vec<(String, i32)> = values.iter().map(|&(m, v)| (game.move_text(m), v)).collect();
-    assert!(by_text.contains(&("3/1".to_string(), -(MATE - 4))), "{by_text:?}");
+    let by_text: Vec<(String, i32)> = values
+        .iter()
+        .map(|&(m, v)| (game.move_text(m), v))
+        .collect();
+    assert!(
+        by_text.contains(&("3/1".to_string(), -(MATE - 4))),
+        "{by_text:?}"
+    );
     assert_eq!(Score::from_internal(-(MATE - 4)), Score::Mate(-2));
 }
 
 /// The exact expectiminimax value of a race for seat 0, with the search's conventions:
 /// a game won `p` moves from the root is worth ±(MATE − p), chance events are free.
 fn exact(game: &Race, ply: i32, memo: &mut HashMap<(String, i32), f64>) -> f64 {
-    let key = (format!("{:?}{:?}{}", game.tokens, game.die, game.mover), ply);
+    let key = (
+        format!("{:?}{:?}{}", game.tokens, game.die, game.mover),
+        ply,
+    );
     if let Some(&v) = memo.get(&key) {
         return v;
     }
@@ -125,16 +164,26 @@ fn race_search_matches_the_exact_solution_everywhere() {
     // Every position with tokens up to 4 points from home, either seat to move, any roll:
     // a game lasts at most 8 moves a seat, so 17 plies see every line to its end.
     let mut memo = HashMap::new();
-    let pairs: Vec<[u8; 2]> = (0..=4u8).flat_map(|a| (0..=a).map(move |b| [a, b])).filter(|p| p != &[0, 0]).collect();
+    let pairs: Vec<[u8; 2]> = (0..=4u8)
+        .flat_map(|a| (0..=a).map(move |b| [a, b]))
+        .filter(|p| p != &[0, 0])
+        .collect();
     let mut decisions = 0;
     for &mine in &pairs {
         for &theirs in &pairs {
             for mover in 0..2u8 {
                 for die in 1..=3u8 {
-                    let tokens = if mover == 0 { [mine, theirs] } else { [theirs, mine] };
+                    let tokens = if mover == 0 {
+                        [mine, theirs]
+                    } else {
+                        [theirs, mine]
+                    };
                     let game = Race::new(tokens, mover, Some(die));
                     let sign = if mover == 0 { 1.0 } else { -1.0 };
-                    let mut s: Searcher<Race> = Searcher::new(SearchConfig { hash_mb: 1, ..SearchConfig::default() });
+                    let mut s: Searcher<Race> = Searcher::new(SearchConfig {
+                        hash_mb: 1,
+                        ..SearchConfig::default()
+                    });
                     let values = s.root_values(&game, 17, &Limits::default(), &Control::default());
                     let mut best_exact = f64::MIN;
                     for &(mv, v) in &values {
@@ -144,7 +193,11 @@ fn race_search_matches_the_exact_solution_everywhere() {
                         best_exact = best_exact.max(e);
                         // Rounding at each chance event, and table values reused at another
                         // ply, move the mean by a unit or so out of a million.
-                        assert!((f64::from(v) - e).abs() <= 4.0, "{game}: move {} searched {v}, exact {e}", game.move_text(mv));
+                        assert!(
+                            (f64::from(v) - e).abs() <= 4.0,
+                            "{game}: move {} searched {v}, exact {e}",
+                            game.move_text(mv)
+                        );
                     }
                     if values.len() == 2 && (values[0].1 - values[1].1).abs() > 1000 {
                         decisions += 1;
@@ -157,7 +210,11 @@ fn race_search_matches_the_exact_solution_everywhere() {
                     let mut g = game.clone();
                     g.play(r.best);
                     let chosen = sign * exact(&g, 1, &mut memo);
-                    assert!(chosen >= best_exact - 4.0, "{game}: chose {} worth {chosen}, best {best_exact}", game.move_text(r.best));
+                    assert!(
+                        chosen >= best_exact - 4.0,
+                        "{game}: chose {} worth {chosen}, best {best_exact}",
+                        game.move_text(r.best)
+                    );
                 }
             }
         }

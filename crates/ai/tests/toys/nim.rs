@@ -3,7 +3,9 @@
 //! k with 4 − k), so the winner's best move is to take `pile % 4`.
 
 use super::{mix, ToyError};
-use libro_core::{Chance, EndReason, Game, GameResult, Heuristic, MoveList, NoChance, Ruleset, Seat, Turn};
+use libro_core::{
+    Chance, EndReason, Game, GameResult, Heuristic, MoveList, NoChance, Ruleset, Seat, Turn,
+};
 use std::fmt;
 use std::sync::Arc;
 
@@ -20,7 +22,11 @@ pub struct Nim {
 
 impl Nim {
     pub fn new(pile: u32, mover: u8) -> Self {
-        Nim { pile, mover, ply: 0 }
+        Nim {
+            pile,
+            mover,
+            ply: 0,
+        }
     }
 }
 
@@ -37,10 +43,15 @@ impl Ruleset for NimRules {
         Nim::new(self.pile, 0)
     }
     fn parse_position(self: &Arc<Self>, text: &str) -> Result<Nim, ToyError> {
-        let (pile, mover) = text.split_once(' ').ok_or_else(|| ToyError(format!("`{text}`: expected `PILE MOVER`")))?;
+        let (pile, mover) = text
+            .split_once(' ')
+            .ok_or_else(|| ToyError(format!("`{text}`: expected `PILE MOVER`")))?;
         Ok(Nim::new(
-            pile.parse().map_err(|_| ToyError(format!("bad pile `{pile}`")))?,
-            mover.parse().map_err(|_| ToyError(format!("bad mover `{mover}`")))?,
+            pile.parse()
+                .map_err(|_| ToyError(format!("bad pile `{pile}`")))?,
+            mover
+                .parse()
+                .map_err(|_| ToyError(format!("bad mover `{mover}`")))?,
         ))
     }
 }

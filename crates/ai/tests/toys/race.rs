@@ -29,7 +29,13 @@ pub struct Race {
 
 impl Race {
     pub fn new(tokens: [[u8; 2]; 2], mover: u8, die: Option<u8>) -> Self {
-        Race { tokens, mover, die, ply: 0, seed: 0 }
+        Race {
+            tokens,
+            mover,
+            die,
+            ply: 0,
+            seed: 0,
+        }
     }
 
     fn finished(&self, seat: usize) -> bool {
@@ -53,7 +59,10 @@ impl Ruleset for RaceRules {
     }
     fn new_game(self: &Arc<Self>, seed: u64) -> Race {
         let l = self.length;
-        Race { seed, ..Race::new([[l, l], [l, l]], 0, None) }
+        Race {
+            seed,
+            ..Race::new([[l, l], [l, l]], 0, None)
+        }
     }
     fn parse_position(self: &Arc<Self>, text: &str) -> Result<Race, ToyError> {
         let bad = || ToyError(format!("bad race position `{text}`"));
@@ -76,7 +85,11 @@ impl fmt::Display for Race {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [[a, b], [c, d]] = self.tokens;
         let die = self.die.map_or("-".to_string(), |d| d.to_string());
-        write!(f, "{a} {b} {c} {d} {} {die} {} {}", self.mover, self.ply, self.seed)
+        write!(
+            f,
+            "{a} {b} {c} {d} {} {die} {} {}",
+            self.mover, self.ply, self.seed
+        )
     }
 }
 
@@ -123,7 +136,11 @@ impl Game for Race {
     fn chance_outcomes(&self, out: &mut Vec<Chance<u8>>) {
         out.clear();
         if self.turn() == Turn::Chance {
-            out.extend(ROLLS.iter().map(|&(outcome, weight)| Chance { outcome, weight, total: 4 }));
+            out.extend(ROLLS.iter().map(|&(outcome, weight)| Chance {
+                outcome,
+                weight,
+                total: 4,
+            }));
         }
     }
     fn sample_chance(&self) -> u8 {
@@ -138,11 +155,15 @@ impl Game for Race {
         self.ply += 1;
     }
     fn result(&self) -> Option<GameResult> {
-        (0..2).find(|&s| self.finished(s)).map(|s| GameResult::win(2, Seat(s as u8), EndReason::BoreOff))
+        (0..2)
+            .find(|&s| self.finished(s))
+            .map(|s| GameResult::win(2, Seat(s as u8), EndReason::BoreOff))
     }
     fn hash(&self) -> u64 {
         let [[a, b], [c, d]] = self.tokens;
-        let packed = [a, b, c, d, self.mover, self.die.unwrap_or(0)].iter().fold(0u64, |h, &x| h << 8 | u64::from(x));
+        let packed = [a, b, c, d, self.mover, self.die.unwrap_or(0)]
+            .iter()
+            .fold(0u64, |h, &x| h << 8 | u64::from(x));
         mix(packed)
     }
     fn recompute_hash(&self) -> u64 {

@@ -2,7 +2,9 @@
 //! three in a line wins, a full board is a draw. Perfect play draws.
 
 use super::{mix, ToyError};
-use libro_core::{Chance, EndReason, Game, GameResult, Heuristic, MoveList, NoChance, Ruleset, Seat, Turn};
+use libro_core::{
+    Chance, EndReason, Game, GameResult, Heuristic, MoveList, NoChance, Ruleset, Seat, Turn,
+};
 use std::fmt;
 use std::sync::Arc;
 
@@ -20,7 +22,11 @@ pub struct TicTacToe {
 
 impl TicTacToe {
     pub fn empty() -> Self {
-        TicTacToe { marks: [0, 0], mover: 0, ply: 0 }
+        TicTacToe {
+            marks: [0, 0],
+            mover: 0,
+            ply: 0,
+        }
     }
 
     /// A position from three rows top (row 3) to bottom (row 1), `x`, `o` or `.`; the
@@ -38,7 +44,11 @@ impl TicTacToe {
             }
         }
         let count = marks[0].count_ones() + marks[1].count_ones();
-        TicTacToe { marks, mover: (marks[0].count_ones() > marks[1].count_ones()) as u8, ply: count }
+        TicTacToe {
+            marks,
+            mover: (marks[0].count_ones() > marks[1].count_ones()) as u8,
+            ply: count,
+        }
     }
 
     fn line_of(&self, seat: usize) -> bool {
@@ -76,7 +86,13 @@ impl fmt::Display for TicTacToe {
         for r in (0..3).rev() {
             for c in 0..3 {
                 let bit = 1 << (3 * r + c);
-                let ch = if self.marks[0] & bit != 0 { 'x' } else if self.marks[1] & bit != 0 { 'o' } else { '.' };
+                let ch = if self.marks[0] & bit != 0 {
+                    'x'
+                } else if self.marks[1] & bit != 0 {
+                    'o'
+                } else {
+                    '.'
+                };
                 write!(f, "{ch}")?;
             }
             if r > 0 {
@@ -132,7 +148,8 @@ impl Game for TicTacToe {
                 return Some(GameResult::win(2, Seat(seat as u8), EndReason::BoreOff));
             }
         }
-        self.full().then(|| GameResult::draw(2, &[Seat(0), Seat(1)], EndReason::MoveLimit))
+        self.full()
+            .then(|| GameResult::draw(2, &[Seat(0), Seat(1)], EndReason::MoveLimit))
     }
     fn hash(&self) -> u64 {
         mix(u64::from(self.marks[0]) | u64::from(self.marks[1]) << 9 | u64::from(self.mover) << 18)
@@ -165,7 +182,10 @@ impl Heuristic for TicTacToe {
         let weight = [0, 1, 10, 100];
         let mut v = 0;
         for &l in &LINES {
-            let (x, o) = ((self.marks[0] & l).count_ones(), (self.marks[1] & l).count_ones());
+            let (x, o) = (
+                (self.marks[0] & l).count_ones(),
+                (self.marks[1] & l).count_ones(),
+            );
             if o == 0 {
                 v += weight[x as usize];
             }

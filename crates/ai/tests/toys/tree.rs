@@ -3,13 +3,22 @@
 //! event (weighted outcomes), or an end.
 
 use super::{mix, ToyError};
-use libro_core::{Chance, EndReason, Game, GameResult, Heuristic, MoveList, Ruleset, Seat, Turn, MAX_SEATS};
+use libro_core::{
+    Chance, EndReason, Game, GameResult, Heuristic, MoveList, Ruleset, Seat, Turn, MAX_SEATS,
+};
 use std::fmt;
 use std::sync::Arc;
 
 pub enum Node {
-    Choice { seat: u8, eval: [i32; MAX_SEATS], moves: Vec<(&'static str, usize, bool)> },
-    Chance { eval: [i32; MAX_SEATS], outcomes: Vec<(u32, usize)> },
+    Choice {
+        seat: u8,
+        eval: [i32; MAX_SEATS],
+        moves: Vec<(&'static str, usize, bool)>,
+    },
+    Chance {
+        eval: [i32; MAX_SEATS],
+        outcomes: Vec<(u32, usize)>,
+    },
     End(GameResult),
 }
 
@@ -27,7 +36,11 @@ fn values(eval: &[i32]) -> [i32; MAX_SEATS] {
 
 impl TreeRules {
     pub fn new(seats: usize) -> Self {
-        TreeRules { seats, nodes: Vec::new(), root: 0 }
+        TreeRules {
+            seats,
+            nodes: Vec::new(),
+            root: 0,
+        }
     }
     fn add(&mut self, node: Node) -> usize {
         self.nodes.push(node);
@@ -35,15 +48,35 @@ impl TreeRules {
         self.nodes.len() - 1
     }
     pub fn win(&mut self, seat: u8) -> usize {
-        self.add(Node::End(GameResult::win(self.seats, Seat(seat), EndReason::Checkmate)))
+        self.add(Node::End(GameResult::win(
+            self.seats,
+            Seat(seat),
+            EndReason::Checkmate,
+        )))
+    }
+    pub fn end(&mut self, result: GameResult) -> usize {
+        self.add(Node::End(result))
     }
     pub fn draw(&mut self) -> usize {
         let all: Vec<Seat> = (0..self.seats as u8).map(Seat).collect();
-        self.add(Node::End(GameResult::draw(self.seats, &all, EndReason::Repetition)))
+        self.add(Node::End(GameResult::draw(
+            self.seats,
+            &all,
+            EndReason::Repetition,
+        )))
     }
     /// A seat's choice; each move is (name, child, tactical).
-    pub fn choice(&mut self, seat: u8, eval: &[i32], moves: &[(&'static str, usize, bool)]) -> usize {
-        self.add(Node::Choice { seat, eval: values(eval), moves: moves.to_vec() })
+    pub fn choice(
+        &mut self,
+        seat: u8,
+        eval: &[i32],
+        moves: &[(&'static str, usize, bool)],
+    ) -> usize {
+        self.add(Node::Choice {
+            seat,
+            eval: values(eval),
+            moves: moves.to_vec(),
+        })
     }
     /// A choice whose moves all end the game in a draw: a position the search only ever
     /// evaluates (at the horizon) but which still has a legal move.
@@ -52,7 +85,10 @@ impl TreeRules {
         self.choice(seat, eval, &[("end", d, false)])
     }
     pub fn chance(&mut self, eval: &[i32], outcomes: &[(u32, usize)]) -> usize {
-        self.add(Node::Chance { eval: values(eval), outcomes: outcomes.to_vec() })
+        self.add(Node::Chance {
+            eval: values(eval),
+            outcomes: outcomes.to_vec(),
+        })
     }
     /// The rules with the last node added as the root.
     pub fn build(self) -> Arc<TreeRules> {
@@ -83,14 +119,24 @@ impl Ruleset for TreeRules {
         (0..self.seats).map(|s| format!("seat{s}")).collect()
     }
     fn new_game(self: &Arc<Self>, _seed: u64) -> Tree {
-        Tree { rules: self.clone(), node: self.root, ply: 0 }
+        Tree {
+            rules: self.clone(),
+            node: self.root,
+            ply: 0,
+        }
     }
     fn parse_position(self: &Arc<Self>, text: &str) -> Result<Tree, ToyError> {
-        let node: usize = text.parse().map_err(|_| ToyError(format!("bad node `{text}`")))?;
+        let node: usize = text
+            .parse()
+            .map_err(|_| ToyError(format!("bad node `{text}`")))?;
         if node >= self.nodes.len() {
             return Err(ToyError(format!("no node {node}")));
         }
-        Ok(Tree { rules: self.clone(), node, ply: 0 })
+        Ok(Tree {
+            rules: self.clone(),
+            node,
+            ply: 0,
+        })
     }
 }
 
@@ -132,7 +178,11 @@ impl Game for Tree {
         out.clear();
         if let Node::Chance { outcomes, .. } = self.node() {
             let total = outcomes.iter().map(|o| o.0).sum();
-            out.extend(outcomes.iter().enumerate().map(|(i, o)| Chance { outcome: i as u8, weight: o.0, total }));
+            out.extend(outcomes.iter().enumerate().map(|(i, o)| Chance {
+                outcome: i as u8,
+                weight: o.0,
+                total,
+            }));
         }
     }
     fn sample_chance(&self) -> u8 {

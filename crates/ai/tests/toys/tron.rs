@@ -4,7 +4,10 @@
 //! the others rank by when they crashed (first out, last place).
 
 use super::{mix, ToyError};
-use libro_core::{Chance, EndReason, Game, GameResult, Heuristic, MoveList, NoChance, Ruleset, Seat, SeatOutcome, Turn, MAX_SEATS};
+use libro_core::{
+    Chance, EndReason, Game, GameResult, Heuristic, MoveList, NoChance, Ruleset, Seat, SeatOutcome,
+    Turn, MAX_SEATS,
+};
 use std::fmt;
 use std::sync::Arc;
 
@@ -48,7 +51,17 @@ impl TronRules {
             heads[s] = c;
             walls |= 1u64 << c;
         }
-        Tron { width: w, height: h, seats: self.seats, walls, heads, alive: (1 << self.seats) - 1, mover: 0, ply: 0, out: Vec::new() }
+        Tron {
+            width: w,
+            height: h,
+            seats: self.seats,
+            walls,
+            heads,
+            alive: (1 << self.seats) - 1,
+            mover: 0,
+            ply: 0,
+            out: Vec::new(),
+        }
     }
 }
 
@@ -75,23 +88,23 @@ impl Tron {
         }
     }
 
-    fn neighbours(&self, set: u64) -> u64 {
+    /// The cells next to any cell of `set`; `west` is the board's west column.
+    fn neighbours(&self, set: u64, west: u64) -> u64 {
         let w = u32::from(self.width);
-        let mut west_col = 0u64;
-        for y in 0..u32::from(self.height) {
-            west_col |= 1 << (y * w);
-        }
-        let east_col = west_col << (w - 1);
-        ((set << w) | (set >> w) | ((set & !east_col) << 1) | ((set & !west_col) >> 1)) & self.board()
+        let east = west << (w - 1);
+        ((set << w) | (set >> w) | ((set & !east) << 1) | ((set & !west) >> 1)) & self.board()
     }
 
     /// Cells each live seat reaches strictly before every other (Voronoi territory).
     pub fn territory(&self) -> [i32; MAX_SEATS] {
+        let n = usize::from(self.seats);
+        let west =
+            (0..u32::from(self.height)).fold(0u64, |c, y| c | 1 << (y * u32::from(self.width)));
         let mut count = [0; MAX_SEATS];
         let mut frontier = [0u64; MAX_SEATS];
-        for s in 0..usize::from(self.seats) {
+        for (s, f) in frontier.iter_mut().enumerate().take(n) {
             if self.alive & (1 << s) != 0 {
-                frontier[s] = 1 << self.heads[s];
+                *f = 1 << self.heads[s];
             }
         }
         let mut claimed = self.walls;
@@ -99,17 +112,17 @@ impl Tron {
             let mut next = [0u64; MAX_SEATS];
             let mut seen = 0u64;
             let mut contested = 0u64;
-            for s in 0..usize::from(self.seats) {
-                next[s] = self.neighbours(frontier[s]) & !claimed;
-                contested |= seen & next[s];
-                seen |= next[s];
+            for (nx, &f) in next.iter_mut().zip(&frontier).take(n) {
+                *nx = self.neighbours(f, west) & !claimed;
+                contested |= seen & *nx;
+                seen |= *nx;
             }
             if seen == 0 {
                 return count;
             }
-            for s in 0..usize::from(self.seats) {
-                frontier[s] = next[s] & !contested;
-                count[s] += frontier[s].count_ones() as i32;
+            for ((f, &nx), c) in frontier.iter_mut().zip(&next).zip(&mut count).take(n) {
+                *f = nx & !contested;
+                *c += f.count_ones() as i32;
             }
             claimed |= seen;
         }
@@ -134,7 +147,10 @@ impl Ruleset for TronRules {
         "tron"
     }
     fn seat_names(&self) -> Vec<String> {
-        ["red", "green", "blue", "gold"][..usize::from(self.seats)].iter().map(|s| s.to_string()).collect()
+        ["red", "green", "blue", "gold"][..usize::from(self.seats)]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     }
     fn new_game(self: &Arc<Self>, _seed: u64) -> Tron {
         self.start()
@@ -153,16 +169,32 @@ impl Ruleset for TronRules {
         t.alive = alive.parse().map_err(|_| bad())?;
         t.mover = mover.parse().map_err(|_| bad())?;
         t.ply = ply.parse().map_err(|_| bad())?;
-        t.out = out.chars().filter_map(|c| c.to_digit(10)).map(|d| d as u8).collect();
+        t.out = out
+            .chars()
+            .filter_map(|c| c.to_digit(10))
+            .map(|d| d as u8)
+            .collect();
         Ok(t)
     }
 }
 
 impl fmt::Display for Tron {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let heads: Vec<String> = self.heads[..usize::from(self.seats)].iter().map(|h| h.to_string()).collect();
+        let heads: Vec<String> = self.heads[..usize::from(self.seats)]
+            .iter()
+            .map(|h| h.to_string())
+            .collect();
         let out: String = self.out.iter().map(|s| s.to_string()).collect();
-        write!(f, "{:x} {} {} {} {} -{}", self.walls, heads.join(","), self.alive, self.mover, self.ply, out)
+        write!(
+            f,
+            "{:x} {} {} {} {} -{}",
+            self.walls,
+            heads.join(","),
+            self.alive,
+            self.mover,
+            self.ply,
+            out
+        )
     }
 }
 
@@ -222,11 +254,23 @@ impl Game for Tron {
             return None;
         }
         let n = usize::from(self.seats);
-        let mut seats = vec![SeatOutcome { rank: 1.0, score: 1.0 }; n];
+        let mut seats = vec![
+            SeatOutcome {
+                rank: 1.0,
+                score: 1.0
+            };
+            n
+        ];
         for (i, &s) in self.out.iter().enumerate() {
-            seats[usize::from(s)] = SeatOutcome { rank: (n - i) as f32, score: 0.0 };
+            seats[usize::from(s)] = SeatOutcome {
+                rank: (n - i) as f32,
+                score: 0.0,
+            };
         }
-        Some(GameResult { reason: EndReason::Elimination, seats })
+        Some(GameResult {
+            reason: EndReason::Elimination,
+            seats,
+        })
     }
     fn hash(&self) -> u64 {
         let mut packed = u64::from(self.alive) | u64::from(self.mover) << 8;
@@ -265,7 +309,9 @@ impl Heuristic for Tron {
     }
     fn evaluate_all(&self, out: &mut [i32]) {
         let t = self.territory();
-        let live: Vec<usize> = (0..usize::from(self.seats)).filter(|&s| self.alive & (1 << s) != 0).collect();
+        let live: Vec<usize> = (0..usize::from(self.seats))
+            .filter(|&s| self.alive & (1 << s) != 0)
+            .collect();
         let total: i32 = live.iter().map(|&s| t[s]).sum();
         for (s, v) in out.iter_mut().enumerate().take(usize::from(self.seats)) {
             *v = if self.alive & (1 << s) == 0 {
