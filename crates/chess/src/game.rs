@@ -377,7 +377,7 @@ impl libro_core::Game for ChessGame {
 
     fn write_move(&self, mv: Move, f: &mut dyn fmt::Write) -> fmt::Result {
         let mut legal = MoveList::new();
-        if mv.is_normal() && self.pos.stacked.contains(mv.from()) {
+        if mv.is_board_move() && (self.pos.stacked.contains(mv.from()) || self.rules.options.stacking == crate::options::Stacking::Ludii) {
             self.pos.generate(&self.rules, &mut legal);
         }
         notation::write_coordinate(&self.rules, &self.pos, &legal, mv, f)

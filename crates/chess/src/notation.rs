@@ -14,7 +14,7 @@
 
 use crate::geometry::{Bitboard, Square};
 use crate::position::{Move, Position};
-use crate::rules::{ChessRules, MAX_SEATS, MAX_TYPES};
+use crate::rules::{ChessRules, MAX_SEATS};
 use std::fmt::{self, Write};
 
 /// What is wrong with a position string.
@@ -106,6 +106,14 @@ pub fn write_position(r: &ChessRules, pos: &Position, extras: &Extras, f: &mut d
     }
     if pos.passes > 0 {
         write!(f, " passes:{}", pos.passes)?;
+    }
+    if pos.ghost.any() {
+        let g: String = pos.ghost.map(|s| s.to_string()).collect();
+        write!(f, " ghosts:{g}")?;
+    }
+    if pos.phantom.iter().any(|p| p.any()) {
+        let p: Vec<String> = pos.phantom.iter().map(|b| if b.is_empty() { "-".to_string() } else { b.map(|s| s.to_string()).collect() }).collect();
+        write!(f, " phantoms:{}", p.join("/"))?;
     }
     if r.num_seats() > 2 {
         let n = r.num_seats();
@@ -255,6 +263,16 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
         };
         match key {
             "passes" => pos.passes = value.parse().map_err(|_| err(format!("passes `{value}` is not a number")))?,
+            "ghosts" if r.options.stacking == crate::options::Stacking::Ludii => pos.ghost = squares(r, value).ok_or_else(|| err(format!("ghosts `{value}` is not a list of squares")))?,
+            "phantoms" if r.options.stacking == crate::options::Stacking::Ludii => {
+                let parts: Vec<&str> = value.split('/').collect();
+                if parts.len() != 2 {
+                    return Err(err(format!("phantoms `{value}` needs one list per seat, like `h8/-`")));
+                }
+                for (s, part) in parts.iter().enumerate() {
+                    pos.phantom[s] = if *part == "-" { Bitboard::EMPTY } else { squares(r, part).ok_or_else(|| err(format!("phantoms `{part}` is not a list of squares")))? };
+                }
+            }
             "over" if value == "repetition" => extras.over = Some(value.to_string()),
             "stakes" if n > 2 => {
                 seen_stakes = true;
@@ -354,6 +372,18 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
     Ok((pos, extras))
 }
 
+/// Reads a run of square names (`e2f3`).
+fn squares(r: &ChessRules, text: &str) -> Option<Bitboard> {
+    let mut b = Bitboard::EMPTY;
+    let mut i = 0;
+    while i < text.len() {
+        let end = (i + 2..=text.len().min(i + 3)).rev().find(|&e| text.is_char_boundary(e) && r.board.parse_square(&text[i..e]).is_some())?;
+        b = b.with(r.board.parse_square(&text[i..end])?);
+        i = end;
+    }
+    Some(b)
+}
+
 /// Whether `mv` would promote its piece here, and to what.
 pub fn promotion(r: &ChessRules, pos: &Position, mv: Move) -> Option<u8> {
     if !mv.is_normal() {
@@ -383,7 +413,7 @@ pub fn write_coordinate(r: &ChessRules, _pos: &Position, legal: &[Move], mv: Mov
     if let Some(a) = mv.bet_amount() {
         return write!(f, "bet{a}");
     }
-    let twin = legal.iter().any(|m| m.is_normal() && m.from() == mv.from() && m.to() == mv.to() && m.piece() != mv.piece());
+    let twin = legal.iter().any(|m| m.is_board_move() && m.from() == mv.from() && m.to() == mv.to() && *m != mv);
     if twin {
         f.write_char(r.pieces[mv.piece() as usize].letter)?;
     }
@@ -398,6 +428,11 @@ pub fn write_san(r: &ChessRules, pos: &Position, legal: &[Move], mv: Move) -> St
     }
     if let Some(a) = mv.bet_amount() {
         return format!("bet{a}");
+    }
+    if mv.is_phantom() {
+        let mut s = String::new();
+        let _ = write_coordinate(r, pos, legal, mv, &mut s);
+        return s;
     }
     let piece = &r.pieces[mv.piece() as usize];
     let capture = pos.occ.contains(mv.to());
@@ -563,7 +598,7 @@ pub(crate) fn match_move(r: &ChessRules, pos: &Position, legal: &[Move], all: &[
     }
     let p = parse_pattern(r, t).ok_or_else(|| MoveError::Syntax(t.into()))?;
     let matches = |m: &Move| -> bool {
-        if !m.is_normal() || Some(m.to()) != p.to {
+        if !m.is_board_move() || Some(m.to()) != p.to {
             return false;
         }
         if p.from_file.is_some_and(|f| f != m.from().file()) || p.from_rank.is_some_and(|x| x != m.from().rank()) {
@@ -608,12 +643,3 @@ pub(crate) fn match_move(r: &ChessRules, pos: &Position, legal: &[Move], all: &[
     }
 }
 
-/// The piece types as a letter list, for messages.
-pub(crate) fn type_letters(r: &ChessRules, types: u8) -> String {
-    (0..MAX_TYPES as u8).filter(|t| types >> t & 1 != 0).map(|t| r.pieces[t as usize].letter).collect()
-}
-
-/// The squares of a bitboard as names.
-pub(crate) fn square_list(b: Bitboard) -> Vec<String> {
-    b.map(|s| s.to_string()).collect()
-}

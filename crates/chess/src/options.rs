@@ -101,6 +101,18 @@ pub enum KingCapture {
     PlaysOn,
 }
 
+/// How shared squares and promotions are stacked.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stacking {
+    /// By the rules: a promoted pawn is gone, a square holds at most its two pieces.
+    Rules,
+    /// As Ludii 1.3.12's stacking engine does it (Short Assize): a pawn promoted on an empty
+    /// square stays in its owner's piece list as a phantom that still makes pawn moves, and a
+    /// phantom's move from an empty square leaves an ownerless marker that blocks pawns and
+    /// rooks but may be stepped onto.
+    Ludii,
+}
+
 /// The resolved rule options of a ruleset.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -122,6 +134,7 @@ pub struct Options {
     pub mate_test: MateTest,
     pub king_capture: KingCapture,
     pub stake: u32,
+    pub stacking: Stacking,
 }
 
 impl Default for Options {
@@ -147,6 +160,7 @@ impl Default for Options {
             mate_test: MateTest::TurnStart,
             king_capture: KingCapture::Eliminates,
             stake: 1,
+            stacking: Stacking::Rules,
         }
     }
 }
@@ -210,6 +224,7 @@ pub const SPECS: &[OptionSpec] = &[
     OptionSpec { name: "payments", kind: OptionKind::Choice(&["record", "ludii"]), explanation: "how the pot is paid: RULES.md's (stake at the start, per piece lost, per check, per piece when mated) or Ludii's", multi_seat: true },
     OptionSpec { name: "mate_test", kind: OptionKind::Choice(&["turn-start", "after-move"]), explanation: "when a seat is found checkmated: when its turn comes, or (Ludii) only the mover's target right after each move", multi_seat: true },
     OptionSpec { name: "king_capture", kind: OptionKind::Choice(&["eliminates", "plays-on"]), explanation: "capturing a king exposed by a third seat eliminates its owner, or (Ludii) its owner plays on without it", multi_seat: true },
+    OptionSpec { name: "stacking", kind: OptionKind::Choice(&["rules", "ludii"]), explanation: "stacking as the rules say, or reproducing Ludii 1.3.12's engine (promoted pawns linger as phantoms; their moves leave ownerless markers)", multi_seat: false },
     OptionSpec { name: "stake", kind: OptionKind::Number { min: 1 }, explanation: "each seat's default stake (what it pays into the pot each time), unless set when the game is created", multi_seat: true },
 ];
 
@@ -335,6 +350,13 @@ impl Options {
                 }
             }
             "stake" => self.stake = number(1)?,
+            "stacking" => {
+                self.stacking = match value {
+                    "rules" => Stacking::Rules,
+                    "ludii" => Stacking::Ludii,
+                    _ => return Err(bad()),
+                }
+            }
             _ => unreachable!("every spec has a setter"),
         }
         Ok(())
@@ -406,6 +428,11 @@ impl Options {
             }
             .into(),
             "stake" => self.stake.to_string(),
+            "stacking" => match self.stacking {
+                Stacking::Rules => "rules",
+                Stacking::Ludii => "ludii",
+            }
+            .into(),
             _ => String::new(),
         }
     }

@@ -2,7 +2,7 @@
 //! and [`Position::play`] updates in place. Copy it to explore (copy-make).
 
 use crate::geometry::{bishop_attacks, geometry, rook_attacks, Bitboard, Square};
-use crate::options::{BareKing, CaptureRule, DoubleStep, KingCapture, MateTest, Promotion, Stalemate};
+use crate::options::{BareKing, CaptureRule, DoubleStep, KingCapture, MateTest, Promotion, Stacking, Stalemate};
 use crate::rules::{ChessRules, MAX_SEATS, MAX_TYPES};
 use arrayvec::ArrayVec;
 
@@ -21,12 +21,18 @@ pub struct Move {
 const NORMAL: u8 = 0;
 const PASS: u8 = 1;
 const BET: u8 = 2;
+const PHANTOM: u8 = 3;
 
 impl Move {
     /// A piece of type `piece` moving (or capturing) from `from` to `to`.
     #[inline(always)]
     pub const fn new(from: Square, to: Square, piece: u8) -> Move {
         Move { from: from.0, to: to.0, piece, kind: NORMAL }
+    }
+    /// A move of a phantom pawn (Ludii's stacking, see [`crate::options::Stacking`]).
+    #[inline(always)]
+    pub const fn phantom(from: Square, to: Square, piece: u8) -> Move {
+        Move { from: from.0, to: to.0, piece, kind: PHANTOM }
     }
     /// A pass: the seat has no legal move and the rules let it pass.
     pub const PASS: Move = Move { from: 0, to: 0, piece: 0, kind: PASS };
@@ -58,9 +64,17 @@ impl Move {
             None
         }
     }
-    /// Whether a piece moves.
+    /// Whether a piece on the board moves (not a pass, bet or phantom move).
     pub const fn is_normal(self) -> bool {
         self.kind == NORMAL
+    }
+    /// Whether this is a phantom pawn's move (Ludii's stacking).
+    pub const fn is_phantom(self) -> bool {
+        self.kind == PHANTOM
+    }
+    /// Whether the move goes from a square to a square (a piece or a phantom moves).
+    pub const fn is_board_move(self) -> bool {
+        self.kind == NORMAL || self.kind == PHANTOM
     }
 }
 
@@ -113,11 +127,17 @@ pub struct Position {
     pub(crate) passes: u8,
     /// Seats still to place their opening bet (Ludii's four-player game).
     pub(crate) bets_pending: u8,
+    /// Ludii's stacking: squares holding an ownerless marker under whatever stands there.
+    pub(crate) ghost: Bitboard,
+    /// Ludii's stacking: each seat's phantom pawns (two seats only).
+    pub(crate) phantom: [Bitboard; 2],
 }
 
 /// Receives the legal targets of each piece during generation.
 pub(crate) trait Sink {
     fn add(&mut self, from: Square, piece: u8, targets: Bitboard);
+    /// One move that is not a plain piece move (a phantom's).
+    fn push_move(&mut self, mv: Move);
 }
 
 /// Counts moves (bulk counting at perft leaves).
@@ -128,6 +148,9 @@ impl Sink for Counter {
     fn add(&mut self, _from: Square, _piece: u8, targets: Bitboard) {
         self.0 += u64::from(targets.count());
     }
+    fn push_move(&mut self, _mv: Move) {
+        self.0 += 1;
+    }
 }
 
 impl Sink for MoveList {
@@ -136,6 +159,9 @@ impl Sink for MoveList {
         for to in targets {
             self.push(Move::new(from, to, piece));
         }
+    }
+    fn push_move(&mut self, mv: Move) {
+        self.push(mv);
     }
 }
 
@@ -146,6 +172,9 @@ impl Sink for Any {
     #[inline(always)]
     fn add(&mut self, _from: Square, _piece: u8, targets: Bitboard) {
         self.0 |= targets.any();
+    }
+    fn push_move(&mut self, _mv: Move) {
+        self.0 = true;
     }
 }
 
@@ -165,6 +194,8 @@ impl Position {
             captured: false,
             passes: 0,
             bets_pending: 0,
+            ghost: Bitboard::EMPTY,
+            phantom: [Bitboard::EMPTY; 2],
         }
     }
 
@@ -210,6 +241,14 @@ impl Position {
         }
         if self.captured {
             h ^= z.captured;
+        }
+        for sq in self.ghost {
+            h ^= z.ghost[sq.index()];
+        }
+        for (s, ph) in self.phantom.iter().enumerate() {
+            for sq in *ph {
+                h ^= z.phantom[s][sq.index()];
+            }
         }
         h
     }
@@ -417,6 +456,9 @@ impl Position {
 
     /// Whether seat `s`'s king is attacked by a seat allowed to capture it.
     pub fn in_check(&self, r: &ChessRules, s: u8) -> bool {
+        if r.options.stacking == Stacking::Ludii {
+            return self.ludii_king_attacked(r, s);
+        }
         match self.king_square(r, s) {
             Some(k) => self.attackers_to(r, k, self.occ, self.attacker_seats(r, s)).any(),
             None => false,
@@ -522,6 +564,10 @@ impl Position {
     /// filter) into `sink`.
     #[inline(always)]
     pub(crate) fn generate<S: Sink>(&self, r: &ChessRules, sink: &mut S) {
+        if r.options.stacking == Stacking::Ludii {
+            self.generate_ludii(r, sink);
+            return;
+        }
         let us = self.to_move;
         let own = self.seat_bb[us as usize];
         let occ = self.occ;
@@ -717,7 +763,11 @@ impl Position {
             if self.passes != 0 {
                 self.set_passes(r, 0);
             }
-            self.play_piece(r, mv, &mut fx);
+            if mv.is_phantom() {
+                self.play_phantom(r, mv, &mut fx);
+            } else {
+                self.play_piece(r, mv, &mut fx);
+            }
         }
         if r.num_seats() == 2 {
             self.set_to_move(r, 1 - us);
@@ -728,7 +778,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn play_piece(&mut self, r: &ChessRules, mv: Move, fx: &mut Effects) {
+    pub(crate) fn play_piece(&mut self, r: &ChessRules, mv: Move, fx: &mut Effects) {
         let z = &r.zobrist;
         let seat = self.to_move as usize;
         let (from, to, t) = (mv.from(), mv.to(), mv.piece as usize);
@@ -747,6 +797,10 @@ impl Position {
             }
             self.seat_bb[v] ^= tbit;
             self.stacked &= !tbit;
+            if self.ghost.contains(to) {
+                self.ghost ^= tbit;
+                self.hash ^= z.ghost[to.index()];
+            }
             if !self.captured {
                 self.captured = true;
                 self.hash ^= z.captured;
@@ -785,6 +839,10 @@ impl Position {
                     self.unmoved |= tbit;
                 }
                 fx.promoted = Some(p);
+                if r.options.stacking == Stacking::Ludii && !self.phantom[seat].contains(to) {
+                    self.phantom[seat] |= tbit;
+                    self.hash ^= z.phantom[seat][to.index()];
+                }
             }
         }
         let diff = old_unmoved ^ self.unmoved;

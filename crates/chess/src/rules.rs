@@ -109,6 +109,8 @@ pub(crate) struct Zobrist {
     pub to_move: [u64; MAX_SEATS],
     pub bets: [u64; MAX_SEATS + 1],
     pub passes: [u64; MAX_SEATS + 1],
+    pub ghost: [u64; 64],
+    pub phantom: [[u64; 64]; 2],
 }
 
 /// A loaded chess-family ruleset.
@@ -447,6 +449,9 @@ impl ChessRules {
         }
         if nseats > 2 && opts.stalemate != Stalemate::Pass {
             return Err(rule_err("stalemate", "with more than two seats a seat without a legal move passes: `stalemate` must be `pass`".into()));
+        }
+        if nseats > 2 && opts.stacking == crate::options::Stacking::Ludii {
+            return Err(rule_err("stacking", "Ludii's stacking is reproduced for two seats only".into()));
         }
         if nseats > 2 && opts.forced_capture != ForcedCapture::None {
             return Err(rule_err("forced_capture", "forced capture is supported for two seats only".into()));
@@ -807,6 +812,10 @@ impl Zobrist {
         bets.iter_mut().skip(1).for_each(|k| *k = next());
         let mut passes = [0u64; MAX_SEATS + 1];
         passes.iter_mut().skip(1).for_each(|k| *k = next());
-        Zobrist { piece, unmoved, captured, to_move, bets, passes }
+        let mut ghost = [0u64; 64];
+        ghost.iter_mut().for_each(|k| *k = next());
+        let mut phantom = [[0u64; 64]; 2];
+        phantom.iter_mut().flatten().for_each(|k| *k = next());
+        Zobrist { piece, unmoved, captured, to_move, bets, passes, ghost, phantom }
     }
 }
