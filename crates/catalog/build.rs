@@ -15,10 +15,21 @@ fn main() {
     let mut out = String::from("/// Every shipped ruleset file: (file stem, contents).\npub static SHIPPED: &[(&str, &str)] = &[\n");
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
-        let stem = path.file_stem().unwrap().to_str().expect("ruleset file names are UTF-8");
+        let stem = path
+            .file_stem()
+            .unwrap()
+            .to_str()
+            .expect("ruleset file names are UTF-8");
         let full = path.canonicalize().unwrap();
-        out.push_str(&format!("    ({stem:?}, include_str!({:?})),\n", full.display().to_string()));
+        out.push_str(&format!(
+            "    ({stem:?}, include_str!({:?})),\n",
+            full.display().to_string()
+        ));
     }
     out.push_str("];\n");
-    fs::write(Path::new(&env::var("OUT_DIR").unwrap()).join("shipped.rs"), out).unwrap();
+    fs::write(
+        Path::new(&env::var("OUT_DIR").unwrap()).join("shipped.rs"),
+        out,
+    )
+    .unwrap();
 }

@@ -73,16 +73,24 @@ impl<G: Game> DynGame for G {
     fn legal_moves(&self) -> Vec<String> {
         let mut moves = G::MoveList::default();
         Game::legal_moves(self, &mut moves);
-        moves.as_slice().iter().map(|&m| self.move_text(m)).collect()
+        moves
+            .as_slice()
+            .iter()
+            .map(|&m| self.move_text(m))
+            .collect()
     }
     fn play(&mut self, seat: Seat, text: &str) -> Result<String, PlayError> {
         match Game::turn(self) {
             Turn::Over => return Err(PlayError::GameOver),
             Turn::Chance => return Err(PlayError::ChancePending),
-            Turn::Seat(to_move) if to_move != seat => return Err(PlayError::NotYourTurn { seat, to_move }),
+            Turn::Seat(to_move) if to_move != seat => {
+                return Err(PlayError::NotYourTurn { seat, to_move })
+            }
             Turn::Seat(_) => {}
         }
-        let mv = self.parse_move(text).map_err(|e| PlayError::Illegal(e.to_string()))?;
+        let mv = self
+            .parse_move(text)
+            .map_err(|e| PlayError::Illegal(e.to_string()))?;
         let canonical = self.move_text(mv);
         Game::play(self, mv);
         Ok(canonical)
@@ -90,7 +98,9 @@ impl<G: Game> DynGame for G {
     fn chance_outcomes(&self) -> Vec<(String, f64)> {
         let mut out: Vec<Chance<G::ChanceOutcome>> = Vec::new();
         Game::chance_outcomes(self, &mut out);
-        out.iter().map(|c| (c.outcome.to_string(), c.probability())).collect()
+        out.iter()
+            .map(|c| (c.outcome.to_string(), c.probability()))
+            .collect()
     }
     fn roll(&mut self) -> Result<String, PlayError> {
         if Game::turn(self) != Turn::Chance {

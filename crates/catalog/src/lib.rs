@@ -23,7 +23,10 @@ pub enum CatalogError {
     #[error("no ruleset is called `{name}`; the shipped ones are: {known}")]
     Unknown { name: String, known: String },
     #[error("cannot read ruleset file {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("{origin}: {message}")]
     Header { origin: String, message: String },
     #[error("{origin}: family `{family}` is not one libro knows (chess, tables)")]
@@ -84,8 +87,14 @@ impl AnyRuleset {
     /// A game from a position string, saying what is wrong and where if it cannot be read.
     pub fn parse_position(&self, text: &str) -> Result<Box<dyn DynGame>, String> {
         match self {
-            AnyRuleset::Chess(r) => r.parse_position(text).map(|g| Box::new(g) as Box<dyn DynGame>).map_err(|e| e.to_string()),
-            AnyRuleset::Tables(r) => r.parse_position(text).map(|g| Box::new(g) as Box<dyn DynGame>).map_err(|e| e.to_string()),
+            AnyRuleset::Chess(r) => r
+                .parse_position(text)
+                .map(|g| Box::new(g) as Box<dyn DynGame>)
+                .map_err(|e| e.to_string()),
+            AnyRuleset::Tables(r) => r
+                .parse_position(text)
+                .map(|g| Box::new(g) as Box<dyn DynGame>)
+                .map_err(|e| e.to_string()),
         }
     }
 }
@@ -94,13 +103,19 @@ impl AnyRuleset {
 pub fn shipped() -> Vec<Header> {
     SHIPPED
         .iter()
-        .map(|(stem, text)| header(text, &format!("rulesets/{stem}.toml")).expect("a shipped ruleset has a valid header"))
+        .map(|(stem, text)| {
+            header(text, &format!("rulesets/{stem}.toml"))
+                .expect("a shipped ruleset has a valid header")
+        })
         .collect()
 }
 
 /// Reads the four common keys of a ruleset file.
 pub fn header(text: &str, origin: &str) -> Result<Header, CatalogError> {
-    toml::from_str::<Header>(text).map_err(|e| CatalogError::Header { origin: origin.to_string(), message: e.to_string() })
+    toml::from_str::<Header>(text).map_err(|e| CatalogError::Header {
+        origin: origin.to_string(),
+        message: e.to_string(),
+    })
 }
 
 /// Splits `KEY=VALUE` command-line overrides.
@@ -108,7 +123,9 @@ pub fn parse_overrides(options: &[String]) -> Result<Vec<(String, String)>, Cata
     options
         .iter()
         .map(|o| match o.split_once('=') {
-            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+            Some((k, v)) if !k.trim().is_empty() => {
+                Ok((k.trim().to_string(), v.trim().to_string()))
+            }
             _ => Err(CatalogError::BadOverride(o.clone())),
         })
         .collect()
@@ -116,25 +133,50 @@ pub fn parse_overrides(options: &[String]) -> Result<Vec<(String, String)>, Cata
 
 /// Loads a ruleset by shipped name, or from a file path (anything containing `/` or ending
 /// in `.toml`), applying `overrides` to its options.
-pub fn load(name_or_path: &str, overrides: &[(String, String)]) -> Result<AnyRuleset, CatalogError> {
+pub fn load(
+    name_or_path: &str,
+    overrides: &[(String, String)],
+) -> Result<AnyRuleset, CatalogError> {
     if name_or_path.contains('/') || name_or_path.ends_with(".toml") {
-        let text = std::fs::read_to_string(Path::new(name_or_path))
-            .map_err(|source| CatalogError::Io { path: name_or_path.to_string(), source })?;
+        let text = std::fs::read_to_string(Path::new(name_or_path)).map_err(|source| {
+            CatalogError::Io {
+                path: name_or_path.to_string(),
+                source,
+            }
+        })?;
         return load_text(&text, name_or_path, overrides);
     }
-    let (stem, text) = SHIPPED.iter().find(|(stem, _)| *stem == name_or_path).ok_or_else(|| CatalogError::Unknown {
-        name: name_or_path.to_string(),
-        known: SHIPPED.iter().map(|(s, _)| *s).collect::<Vec<_>>().join(", "),
-    })?;
+    let (stem, text) = SHIPPED
+        .iter()
+        .find(|(stem, _)| *stem == name_or_path)
+        .ok_or_else(|| CatalogError::Unknown {
+            name: name_or_path.to_string(),
+            known: SHIPPED
+                .iter()
+                .map(|(s, _)| *s)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })?;
     load_text(text, &format!("rulesets/{stem}.toml"), overrides)
 }
 
 /// Loads a ruleset from its text; `origin` names it in error messages.
-pub fn load_text(text: &str, origin: &str, overrides: &[(String, String)]) -> Result<AnyRuleset, CatalogError> {
+pub fn load_text(
+    text: &str,
+    origin: &str,
+    overrides: &[(String, String)],
+) -> Result<AnyRuleset, CatalogError> {
     let head = header(text, origin)?;
     match head.family.as_str() {
-        "chess" => Ok(AnyRuleset::Chess(Arc::new(ChessRules::from_toml(text, origin, overrides)?))),
-        "tables" => Ok(AnyRuleset::Tables(Arc::new(TablesRules::from_toml(text, origin, overrides)?))),
-        other => Err(CatalogError::UnknownFamily { origin: origin.to_string(), family: other.to_string() }),
+        "chess" => Ok(AnyRuleset::Chess(Arc::new(ChessRules::from_toml(
+            text, origin, overrides,
+        )?))),
+        "tables" => Ok(AnyRuleset::Tables(Arc::new(TablesRules::from_toml(
+            text, origin, overrides,
+        )?))),
+        other => Err(CatalogError::UnknownFamily {
+            origin: origin.to_string(),
+            family: other.to_string(),
+        }),
     }
 }

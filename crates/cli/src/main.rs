@@ -6,7 +6,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "libro", version, about = "Play and study the games of Alfonso X's Libro de los Juegos (1283)")]
+#[command(
+    name = "libro",
+    version,
+    about = "Play and study the games of Alfonso X's Libro de los Juegos (1283)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

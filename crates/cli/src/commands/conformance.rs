@@ -36,7 +36,11 @@ pub enum Command {
 
 pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
     match cmd {
-        Command::Ludii { file, ruleset, rules } => {
+        Command::Ludii {
+            file,
+            ruleset,
+            rules,
+        } => {
             let AnyRuleset::Chess(rules) = rules.load(&ruleset)? else {
                 bail!("Ludii replays exist for the chess-family rulesets only; `{ruleset}` is not one");
             };
@@ -45,17 +49,39 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
             for mismatch in &report.mismatches {
                 println!("mismatch: {mismatch}");
             }
-            println!("games {}\nplies {}\nmismatches {}", report.games, report.plies, report.mismatches.len());
-            Ok(if report.mismatches.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+            println!(
+                "games {}\nplies {}\nmismatches {}",
+                report.games,
+                report.plies,
+                report.mismatches.len()
+            );
+            Ok(if report.mismatches.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
-        Command::Playouts { ruleset, games, seed, rules } => {
-            let config = PlayoutConfig { games, seed, ..PlayoutConfig::default() };
+        Command::Playouts {
+            ruleset,
+            games,
+            seed,
+            rules,
+        } => {
+            let config = PlayoutConfig {
+                games,
+                seed,
+                ..PlayoutConfig::default()
+            };
             let report = match rules.load(&ruleset)? {
                 AnyRuleset::Chess(r) => random_playouts(&r, &config),
                 AnyRuleset::Tables(r) => random_playouts(&r, &config),
             };
             match report {
-                Ok(Report { games, plies, endings }) => {
+                Ok(Report {
+                    games,
+                    plies,
+                    endings,
+                }) => {
                     println!("games {games}\nplies {plies}");
                     for (reason, count) in endings {
                         println!("ended by {reason}: {count}");

@@ -32,14 +32,18 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let AnyRuleset::Chess(rules) = args.rules.load(&args.ruleset)? else {
-        bail!("perft is defined for chess-family rulesets; `{}` is not one", args.ruleset);
+        bail!(
+            "perft is defined for chess-family rulesets; `{}` is not one",
+            args.ruleset
+        );
     };
     let mut game = match &args.fen {
         Some(fen) => rules.parse_position(fen).context("reading --fen")?,
         None => rules.new_game(0),
     };
     for text in args.moves.iter().flat_map(|m| m.split_whitespace()) {
-        libro_core::play_text(&mut game, text).with_context(|| format!("playing --moves `{text}`"))?;
+        libro_core::play_text(&mut game, text)
+            .with_context(|| format!("playing --moves `{text}`"))?;
     }
     let start = Instant::now();
     let nodes = if args.divide {
@@ -51,12 +55,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!();
         total
     } else {
-        libro_chess::perft(&game, args.depth)
+        libro_chess::perft(game.rules(), game.position(), args.depth)
     };
     let seconds = start.elapsed().as_secs_f64();
-    let nps = if seconds > 0.0 { (nodes as f64 / seconds).round() } else { 0.0 };
+    let nps = if seconds > 0.0 {
+        (nodes as f64 / seconds).round()
+    } else {
+        0.0
+    };
     if args.json {
-        println!("{}", serde_json::json!({ "nodes": nodes, "seconds": seconds, "nps": nps }));
+        println!(
+            "{}",
+            serde_json::json!({ "nodes": nodes, "seconds": seconds, "nps": nps })
+        );
     } else {
         println!("nodes {nodes}\nseconds {seconds:.3}\nnps {nps:.0}");
     }

@@ -14,7 +14,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = args.check {
-        let text = std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?;
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?;
         return match libro_catalog::load_text(&text, &path, &[]) {
             Ok(rules) => {
                 println!("{path}: ok ({})", rules.name());
@@ -32,7 +33,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if args.json {
             println!("{}", serde_json::to_string(&h)?);
         } else {
-            println!("{:width$}  {:7} {} — {}", h.name, h.family, h.title, h.source);
+            println!(
+                "{:width$}  {:7} {} — {}",
+                h.name, h.family, h.title, h.source
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,303 @@
+//! `libro uci`: the Universal Chess Interface for the two-player chess rulesets, spoken the
+//! way Fairy-Stockfish speaks it for variants (`UCI_Variant`), so chess GUIs and match
+//! runners can load libro. Malformed input never ends the engine: it answers with
+//! `info string` and carries on.
+
+use anyhow::Context;
+use libro_ai::{AiSettings, Clock, Control, Limits, Player, PlayerKind, PlayerSpec, SearchConfig, Searcher, MAX_LEVEL};
+use libro_catalog::AnyRuleset;
+use libro_chess::options::{OptionKind, SPECS};
+use libro_chess::ChessRules;
+use libro_core::{Game, Ruleset};
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+type ChessGame = <ChessRules as Ruleset>::Game;
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+const DEFAULT_HASH_MB: usize = 16;
+
+/// What a search thread hands back when it ends: the search memory, kept between moves.
+type SearchThread = JoinHandle<Searcher<ChessGame>>;
+
+/// The engine's state between commands.
+struct Engine {
+    out: Arc<Mutex<std::io::Stdout>>,
+    variants: Vec<String>,
+    variant: String,
+    overrides: Vec<(String, String)>,
+    rules: Arc<ChessRules>,
+    game: ChessGame,
+    hash_mb: usize,
+    skill: u8,
+    searcher: Option<Searcher<ChessGame>>,
+    running: Option<(SearchThread, Arc<AtomicBool>)>,
+}
+
+pub fn run(_: Args) -> anyhow::Result<ExitCode> {
+    let variants: Vec<String> = libro_catalog::shipped()
+        .into_iter()
+        .filter(|h| h.family == "chess")
+        .filter(|h| matches!(libro_catalog::load(&h.name, &[]), Ok(AnyRuleset::Chess(r)) if r.seats().len() == 2))
+        .map(|h| h.name)
+        .collect();
+    let variant = if variants.iter().any(|v| v == "acedrex") { "acedrex".to_string() } else { variants[0].clone() };
+    let rules = load_chess(&variant, &[])?;
+    let game = rules.new_game(0);
+    let mut engine = Engine {
+        out: Arc::new(Mutex::new(std::io::stdout())),
+        variants,
+        variant,
+        overrides: Vec::new(),
+        rules,
+        game,
+        hash_mb: DEFAULT_HASH_MB,
+        skill: MAX_LEVEL,
+        searcher: None,
+        running: None,
+    };
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let line = line.context("reading standard input")?;
+        if !engine.command(line.trim()) {
+            break;
+        }
+    }
+    engine.stop();
+    Ok(ExitCode::SUCCESS)
+}
+
+fn load_chess(name: &str, overrides: &[(String, String)]) -> anyhow::Result<Arc<ChessRules>> {
+    match libro_catalog::load(name, overrides)? {
+        AnyRuleset::Chess(r) if r.seats().len() == 2 => Ok(r),
+        _ => anyhow::bail!("`{name}` is not a two-player chess ruleset"),
+    }
+}
+
+impl Engine {
+    fn say(&self, line: &str) {
+        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        // A closed standard output leaves nobody to tell; the engine carries on until `quit`.
+        let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+    }
+
+    /// Handles one command line; false on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else { return true };
+        let rest: Vec<&str> = words.collect();
+        match cmd {
+            "uci" => self.identify(),
+            "isready" => self.say("readyok"),
+            "ucinewgame" => {
+                self.stop();
+                if let Some(s) = &mut self.searcher {
+                    s.clear();
+                }
+                self.game = self.rules.new_game(0);
+            }
+            "setoption" => {
+                if let Err(e) = self.set_option(&rest) {
+                    self.say(&format!("info string {e:#}"));
+                }
+            }
+            "position" => {
+                self.stop();
+                match self.position(&rest) {
+                    Ok(game) => self.game = game,
+                    Err(e) => self.say(&format!("info string position not changed: {e:#}")),
+                }
+            }
+            "go" => match self.go_limits(&rest) {
+                Ok((limits, clock, infinite)) => self.go(limits, clock, infinite),
+                Err(e) => self.say(&format!("info string {e:#}")),
+            },
+            "stop" => self.stop(),
+            "quit" => return false,
+            "d" => self.say(&format!("info string position {}", self.game)),
+            other => self.say(&format!("info string unknown command `{other}`")),
+        }
+        true
+    }
+
+    fn identify(&self) {
+        self.say(&format!("id name libro {}", env!("CARGO_PKG_VERSION")));
+        self.say("id author the libro team");
+        let vars: String = self.variants.iter().map(|v| format!(" var {v}")).collect();
+        self.say(&format!("option name UCI_Variant type combo default {}{vars}", self.variant));
+        self.say(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096"));
+        self.say(&format!("option name Skill Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"));
+        for info in self.rules.options() {
+            let Some(spec) = SPECS.iter().find(|s| s.name == info.name) else { continue };
+            if spec.multi_seat {
+                continue;
+            }
+            let line = match spec.kind {
+                OptionKind::Choice(values) => {
+                    let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+                    format!("option name {} type combo default {}{vars}", info.name, info.value)
+                }
+                OptionKind::Bool => format!("option name {} type check default {}", info.name, info.value),
+                OptionKind::Number { min } => {
+                    format!("option name {} type spin default {} min {min} max 1000000", info.name, info.value)
+                }
+            };
+            self.say(&line);
+        }
+        self.say("uciok");
+    }
+
+    fn set_option(&mut self, words: &[&str]) -> anyhow::Result<()> {
+        let text = words.join(" ");
+        let text = text.strip_prefix("name ").context("expected `setoption name NAME [value VALUE]`")?;
+        let (name, value) = match text.split_once(" value ") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (text.trim(), ""),
+        };
+        self.stop();
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                self.rules = load_chess(value, &[])?;
+                self.variant = value.to_string();
+                self.overrides.clear();
+                self.game = self.rules.new_game(0);
+                self.say(&format!("info string variant {value}"));
+            }
+            "hash" => {
+                let mb: usize = value.parse().with_context(|| format!("Hash `{value}` is not a number of megabytes"))?;
+                anyhow::ensure!((1..=4096).contains(&mb), "Hash must be 1 to 4096 MB, not {mb}");
+                self.hash_mb = mb;
+                self.searcher = None;
+            }
+            "skill level" => {
+                let level: u8 = value.parse().ok().filter(|l| (1..=MAX_LEVEL).contains(l)).with_context(|| {
+                    format!("Skill Level `{value}` is not a whole number from 1 to {MAX_LEVEL}")
+                })?;
+                self.skill = level;
+            }
+            _ => {
+                let mut overrides = self.overrides.clone();
+                overrides.retain(|(k, _)| k != name);
+                overrides.push((name.to_string(), value.to_string()));
+                self.rules = load_chess(&self.variant, &overrides)?;
+                self.overrides = overrides;
+                self.game = self.rules.new_game(0);
+            }
+        }
+        Ok(())
+    }
+
+    fn position(&self, words: &[&str]) -> anyhow::Result<ChessGame> {
+        let moves_at = words.iter().position(|w| *w == "moves");
+        let (setup, moves) = match moves_at {
+            Some(i) => (&words[..i], &words[i + 1..]),
+            None => (words, &[][..]),
+        };
+        let mut game = match setup {
+            ["startpos"] => self.rules.new_game(0),
+            ["fen", fen @ ..] if !fen.is_empty() => self.rules.parse_position(&fen.join(" "))?,
+            _ => anyhow::bail!("expected `position startpos|fen FEN [moves ...]`"),
+        };
+        for text in moves {
+            libro_core::play_text(&mut game, text).with_context(|| format!("move `{text}`"))?;
+        }
+        Ok(game)
+    }
+
+    /// Reads `go`'s parameters: the limits, the clock of the side to move, and whether the
+    /// search is infinite (then `bestmove` waits for `stop`).
+    fn go_limits(&self, words: &[&str]) -> anyhow::Result<(Limits, Option<Clock>, bool)> {
+        let mut limits = Limits::default();
+        let mut infinite = false;
+        let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) = (None, None, 0, 0, None);
+        let mut i = 0;
+        while i < words.len() {
+            let key = words[i];
+            if matches!(key, "infinite" | "ponder") {
+                infinite = true;
+                i += 1;
+                continue;
+            }
+            let value = words.get(i + 1).with_context(|| format!("`go {key}` needs a value"))?;
+            let n: u64 = value.parse().with_context(|| format!("`go {key} {value}`: not a whole number"))?;
+            match key {
+                "depth" => limits.depth = Some(n as u32),
+                "nodes" => limits.nodes = Some(n),
+                "movetime" => limits.movetime = Some(Duration::from_millis(n)),
+                "wtime" => wtime = Some(n),
+                "btime" => btime = Some(n),
+                "winc" => winc = n,
+                "binc" => binc = n,
+                "movestogo" => movestogo = Some(n as u32),
+                other => anyhow::bail!("unknown `go` parameter `{other}`"),
+            }
+            i += 2;
+        }
+        let white = self.game.seat_to_move().is_none_or(|s| s.0 == 0);
+        let (time, inc) = if white { (wtime, winc) } else { (btime, binc) };
+        let clock = time.map(|t| Clock {
+            remaining: Duration::from_millis(t),
+            increment: Duration::from_millis(inc),
+            moves_to_go: movestogo,
+        });
+        Ok((limits, clock, infinite))
+    }
+
+    fn go(&mut self, limits: Limits, clock: Option<Clock>, infinite: bool) {
+        self.stop();
+        if self.game.seat_to_move().is_none() {
+            self.say("info string the game is over: no move to search");
+            self.say("bestmove (none)");
+            return;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let control = Control { stop: Some(stop.clone()), clock };
+        let thread_stop = stop.clone();
+        let game = self.game.clone();
+        let out = self.out.clone();
+        let skill = self.skill;
+        let mut searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(SearchConfig { hash_mb: self.hash_mb, ..SearchConfig::default() }));
+        let handle = std::thread::spawn(move || {
+            let say = |line: String| {
+                let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+                let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+            };
+            let best = if skill < MAX_LEVEL {
+                let spec = PlayerSpec { kind: PlayerKind::Ai(AiSettings { level: Some(skill), ..AiSettings::default() }), seed: None };
+                Player::new(spec).choose(&game, &control).ok().map(|c| c.mv)
+            } else {
+                searcher
+                    .search_with_info(&game, &limits, &control, &mut |info| say(info.uci(&game)))
+                    .map(|r| r.best)
+            };
+            while infinite && !thread_stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            match best {
+                Some(mv) => say(format!("bestmove {}", game.move_text(mv))),
+                None => say("bestmove (none)".to_string()),
+            }
+            searcher
+        });
+        self.running = Some((handle, stop));
+    }
+
+    /// Ends a running search (it answers `bestmove`) and takes its memory back.
+    fn stop(&mut self) {
+        if let Some((handle, stop)) = self.running.take() {
+            stop.store(true, Ordering::Relaxed);
+            if let Ok(searcher) = handle.join() {
+                self.searcher = Some(searcher);
+            }
+        }
+    }
+}
