@@ -13,26 +13,23 @@ use std::sync::Arc;
 use toys::race::RaceRules;
 use toys::tron::TronRules;
 
-fn bench_search<G: Heuristic>(
-    c: &mut Criterion,
-    name: &str,
-    game: &G,
-    depth: u32,
-    multi: MultiSearch,
-) {
+/// Each search runs to a budget of this many nodes, so every iteration does the same work.
+const NODES: u64 = 200_000;
+
+fn bench_search<G: Heuristic>(c: &mut Criterion, name: &str, game: &G, multi: MultiSearch) {
     let limits = Limits {
-        depth: Some(depth),
+        nodes: Some(NODES),
         ..Limits::default()
     };
     let mut searcher: Searcher<G> = Searcher::new(SearchConfig { hash_mb: 4, multi });
-    let nodes = searcher
+    let first = searcher
         .search(game, &limits, &Control::default())
-        .expect("a seat to move")
-        .nodes;
+        .expect("a seat to move");
+    let (nodes, depth) = (first.nodes, first.depth);
     let mut group = c.benchmark_group("search");
     group.throughput(Throughput::Elements(nodes));
     group.sample_size(10);
-    group.bench_function(format!("{name} (depth {depth}, {nodes} nodes)"), |b| {
+    group.bench_function(format!("{name} ({nodes} nodes, depth {depth})"), |b| {
         b.iter(|| {
             searcher.clear();
             searcher.search(game, &limits, &Control::default())
@@ -42,42 +39,36 @@ fn bench_search<G: Heuristic>(
 }
 
 fn benches(c: &mut Criterion) {
-    let tron2 = Arc::new(TronRules {
-        width: 8,
-        height: 8,
-        seats: 2,
-    })
-    .new_game(0);
+    let tron = |seats| {
+        Arc::new(TronRules {
+            width: 8,
+            height: 8,
+            seats,
+        })
+        .new_game(0)
+    };
+    let (tron2, tron4) = (tron(2), tron(4));
     bench_search(
         c,
         "alpha-beta, light cycles 8x8, 2 seats",
         &tron2,
-        9,
         MultiSearch::Paranoid,
     );
-    let tron4 = Arc::new(TronRules {
-        width: 8,
-        height: 8,
-        seats: 4,
-    })
-    .new_game(0);
     bench_search(
         c,
         "paranoid, light cycles 8x8, 4 seats",
         &tron4,
-        8,
         MultiSearch::Paranoid,
     );
     bench_search(
         c,
         "max^n, light cycles 8x8, 4 seats",
         &tron4,
-        5,
         MultiSearch::MaxN,
     );
     let mut race = Arc::new(RaceRules { length: 8 }).new_game(1);
     race.apply_chance(2);
-    bench_search(c, "expectimax, dice race", &race, 8, MultiSearch::Paranoid);
+    bench_search(c, "expectimax, dice race", &race, MultiSearch::Paranoid);
 }
 
 criterion_group!(search, benches);

@@ -165,11 +165,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             };
             if !complete {
                 // A stopped iteration still decided between the moves it finished.
-                result = Some(SearchResult {
-                    nodes: self.stopper.nodes,
-                    time: self.stopper.elapsed(),
-                    ..found
-                });
+                result = Some(found);
                 break;
             }
             on_info(&info(&found));
@@ -178,15 +174,20 @@ impl<G: Heuristic> AlphaBeta<G> {
                 break;
             }
         }
-        Some(result.unwrap_or_else(|| SearchResult {
-            best: fallback,
-            score: Score::Cp(self.eval(game, side)),
-            depth: 0,
-            seldepth: 0,
-            nodes: self.stopper.nodes,
-            time: self.stopper.elapsed(),
-            pv: vec![fallback],
-        }))
+        // Nodes and time of the whole search, including an abandoned last iteration.
+        let (nodes, time) = (self.stopper.nodes, self.stopper.elapsed());
+        Some(result.map_or_else(
+            || SearchResult {
+                best: fallback,
+                score: Score::Cp(self.eval(game, side)),
+                depth: 0,
+                seldepth: 0,
+                nodes,
+                time,
+                pv: vec![fallback],
+            },
+            |r| SearchResult { nodes, time, ..r },
+        ))
     }
 
     /// One iteration at the root. Returns the best value and whether every move was

@@ -116,15 +116,20 @@ impl<G: Heuristic> MaxN<G> {
                 break;
             }
         }
-        Some(result.unwrap_or_else(|| SearchResult {
-            best: fallback,
-            score: Score::Cp(game.evaluate(root).clamp(-EVAL_LIMIT, EVAL_LIMIT)),
-            depth: 0,
-            seldepth: 0,
-            nodes: self.stopper.nodes,
-            time: self.stopper.elapsed(),
-            pv: vec![fallback],
-        }))
+        // Nodes and time of the whole search, including an abandoned last iteration.
+        let (nodes, time) = (self.stopper.nodes, self.stopper.elapsed());
+        Some(result.map_or_else(
+            || SearchResult {
+                best: fallback,
+                score: Score::Cp(game.evaluate(root).clamp(-EVAL_LIMIT, EVAL_LIMIT)),
+                depth: 0,
+                seldepth: 0,
+                nodes,
+                time,
+                pv: vec![fallback],
+            },
+            |r| SearchResult { nodes, time, ..r },
+        ))
     }
 
     pub fn root_values(
