@@ -192,3 +192,28 @@ fn a_scores_scale_the_fair_share_to_one_half() {
     // A stopped game is even.
     assert_eq!(a_score(None, &[Seat(0)], 2), 0.5);
 }
+
+#[test]
+fn a_stopped_match_starts_no_game() {
+    let rules = Arc::new(TronRules {
+        width: 8,
+        height: 8,
+        seats: 2,
+    });
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let config = MatchConfig {
+        stop: Some(stop),
+        ..config(10, 2)
+    };
+    let out = play_match(
+        &rules,
+        &spec("random"),
+        &spec("random"),
+        &config,
+        &mut |_| {},
+    );
+    assert_eq!(
+        (out.records.len(), out.report.games(), out.report.elo),
+        (0, 0, None)
+    );
+}

@@ -65,6 +65,52 @@ fn paranoid_and_max_n_differ_as_worked_by_hand() {
 }
 
 #[test]
+fn chance_events_among_three_seats() {
+    // Seat 0: "sure" is worth (300, 0, 0) after seat 1's forced reply; "dice" rolls 1 in 4 for seat 1 to choose
+    //   a1 (1200, 100, 0) or a2 (0, 500, 200), and 3 in 4 for seat 2 to choose
+    //   b1 (480, 0, 300) or b2 (100, 0, 200).
+    // Max^n: seat 1 takes a2 (seat 0 gets 0), seat 2 takes b1 (480): dice is worth
+    // (0 + 3·480)/4 = 360 > 300. Paranoid: a2 (0) and b2 (100): (0 + 300)/4 = 75 < 300.
+    let mut t = TreeRules::new(3);
+    let calm = t.horizon(2, &[300, 0, 0]);
+    let sure = t.choice(1, &[300, 0, 0], &[("pass", calm, false)]);
+    let a1 = t.horizon(2, &[1200, 100, 0]);
+    let a2 = t.horizon(2, &[0, 500, 200]);
+    let b1 = t.horizon(0, &[480, 0, 300]);
+    let b2 = t.horizon(0, &[100, 0, 200]);
+    let a = t.choice(1, &[0, 0, 0], &[("a1", a1, false), ("a2", a2, false)]);
+    let b = t.choice(2, &[0, 0, 0], &[("b1", b1, false), ("b2", b2, false)]);
+    let roll = t.chance(&[0, 0, 0], &[(1, a), (3, b)]);
+    t.choice(
+        0,
+        &[0, 0, 0],
+        &[("sure", sure, false), ("dice", roll, false)],
+    );
+    let game = t.build().new_game(0);
+    let r = searcher(MultiSearch::MaxN)
+        .search(&game, &depth(2), &Control::default())
+        .unwrap();
+    assert_eq!(
+        (game.move_text(r.best), r.score),
+        ("dice".to_string(), Score::Cp(360))
+    );
+    let r = searcher(MultiSearch::Paranoid)
+        .search(&game, &depth(2), &Control::default())
+        .unwrap();
+    assert_eq!(
+        (game.move_text(r.best), r.score),
+        ("sure".to_string(), Score::Cp(300))
+    );
+    let values = searcher(MultiSearch::Paranoid).root_values(
+        &game,
+        2,
+        &Limits::default(),
+        &Control::default(),
+    );
+    assert_eq!(values, vec![(0, 300), (1, 75)]);
+}
+
+#[test]
 fn places_at_the_end_are_valued_by_rank() {
     // Three seats; seat 0 can end the game second (rank 2: utility 0) or third (−1), or
     // leave it to seat 1, who then picks between seat 0 winning and seat 0 coming third.
@@ -305,7 +351,7 @@ fn four_seat_matches_alternate_seats_and_replay() {
 }
 
 /// The measurement behind the default: paranoid against max^n at equal nodes per move,
-/// on four- and three-seat light cycles (8×8), 100 games each. Run with
+/// on four- and three-seat light cycles (8×8), 1000 games each (about 8 minutes on two cores). Run with
 /// `cargo test -p libro-ai --release --test multiplayer -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -314,7 +360,7 @@ fn measure_paranoid_against_max_n() {
         for nodes in [2_000, 20_000] {
             let a = format!("ai:nodes={nodes},search=paranoid");
             let b = format!("ai:nodes={nodes},search=maxn");
-            let out = tron_match(seats, &a, &b, 100);
+            let out = tron_match(seats, &a, &b, 1000);
             let r = &out.report;
             let (lo, hi) = r.score_interval();
             println!(
