@@ -351,7 +351,8 @@ fn four_seat_matches_alternate_seats_and_replay() {
 }
 
 /// The measurement behind the default: paranoid against max^n at equal nodes per move,
-/// on four- and three-seat light cycles (8×8), 1000 games each (about 8 minutes on two cores). Run with
+/// on four- and three-seat light cycles (8×8), 1000 games each (about 8 minutes on two
+/// cores). Run with
 /// `cargo test -p libro-ai --release --test multiplayer -- --ignored --nocapture`.
 #[test]
 #[ignore]
