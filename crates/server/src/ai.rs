@@ -1,20 +1,31 @@
-//! The AI seats: a move chosen for the seat to move, by the AI crate's players where the
-//! family gives the search its knowledge, by a uniformly random legal move otherwise.
+//! The AI seats: a move chosen for the seat to move by the AI crate's players, for every
+//! family that gives the search its knowledge ([`libro_core::Heuristic`]); a uniformly random
+//! legal move for a family that does not yet.
 
+use libro_ai::{Control, Player, PlayerSpec};
 use libro_catalog::DynGame;
+use libro_chess::ChessGame;
+use libro_core::Game;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-/// Chooses a move (in standard notation) for the seat to move with the player `spec`.
-/// Runs on the blocking pool: a search may take a while.
-pub fn choose(game: &dyn DynGame, spec: &str, seed: u64) -> Result<String, String> {
-    let _spec: libro_ai::PlayerSpec = spec
+/// Chooses a move (in standard notation) for the seat to move with the player `spec`;
+/// `stream` varies the player's random choices from move to move. Runs on the blocking pool:
+/// a search may take a while.
+pub fn choose(game: &dyn DynGame, spec: &str, stream: u64) -> Result<String, String> {
+    let spec: PlayerSpec = spec
         .parse()
         .map_err(|e: libro_ai::SpecError| e.to_string())?;
+    if let Some(g) = game.as_any().downcast_ref::<ChessGame>() {
+        let choice = Player::with_stream(spec, stream)
+            .choose(g, &Control::default())
+            .map_err(|e| e.to_string())?;
+        return Ok(g.move_text(choice.mv));
+    }
     let legal = game.legal_moves();
     if legal.is_empty() {
         return Err("no legal move to choose from".into());
     }
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = StdRng::seed_from_u64(stream);
     Ok(legal[rng.gen_range(0..legal.len())].clone())
 }

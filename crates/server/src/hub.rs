@@ -136,6 +136,9 @@ impl LiveGame {
     }
 }
 
+/// The pause before each move of a game with no human seat.
+const AI_ONLY_PACE: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// The link tokens and ids: random letters and digits.
 fn random_id(len: usize) -> String {
     const CHARS: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -186,42 +189,54 @@ impl Hub {
         });
         let mut resume = Vec::new();
         for g in stored {
-            let (rules, mut game) = record::start(&g.setup)?;
-            let start_view = view::board(game.as_ref(), &rules);
-            let mut history = Vec::with_capacity(g.events.len());
-            for (index, ev) in g.events.iter().enumerate() {
-                record::apply(game.as_mut(), ev).map_err(|e| RecordError::Event {
-                    index,
-                    reason: format!("game {}: {e}", g.id),
-                })?;
-                history.push(view::entry(ev, game.as_ref(), &rules));
+            // A game that no longer replays (a ruleset file changed under it) is left in the
+            // database and reported, and the others still start.
+            match Self::replay_stored(g) {
+                Ok(live) => {
+                    resume.push(live.id.clone());
+                    hub.games
+                        .write()
+                        .await
+                        .insert(live.id.clone(), Arc::new(Mutex::new(live)));
+                }
+                Err(e) => eprintln!("libro serve: not resuming a stored game: {e}"),
             }
-            let (tx, _) = broadcast::channel(64);
-            let mut live = LiveGame {
-                id: g.id.clone(),
-                setup: g.setup,
-                rules,
-                tokens: g.tokens,
-                created: g.created,
-                game,
-                events: g.events,
-                start_view,
-                history,
-                now: Value::Null,
-                tx,
-                thinking: false,
-            };
-            live.refresh_now();
-            resume.push(g.id.clone());
-            hub.games
-                .write()
-                .await
-                .insert(g.id, Arc::new(Mutex::new(live)));
         }
         for id in resume {
             hub.clone().advance(&id).await?;
         }
         Ok(hub)
+    }
+
+    fn replay_stored(g: crate::store::StoredGame) -> Result<LiveGame, HubError> {
+        let (rules, mut game) = record::start(&g.setup)
+            .map_err(|e| HubError::Internal(format!("game {}: {e}", g.id)))?;
+        let start_view = view::board(game.as_ref(), &rules);
+        let mut history = Vec::with_capacity(g.events.len());
+        for (index, ev) in g.events.iter().enumerate() {
+            record::apply(game.as_mut(), ev).map_err(|e| RecordError::Event {
+                index,
+                reason: format!("game {}: {e}", g.id),
+            })?;
+            history.push(view::entry(ev, game.as_ref(), &rules));
+        }
+        let (tx, _) = broadcast::channel(64);
+        let mut live = LiveGame {
+            id: g.id,
+            setup: g.setup,
+            rules,
+            tokens: g.tokens,
+            created: g.created,
+            game,
+            events: g.events,
+            start_view,
+            history,
+            now: Value::Null,
+            tx,
+            thinking: false,
+        };
+        live.refresh_now();
+        Ok(live)
     }
 
     /// The game with this id.
@@ -426,6 +441,7 @@ impl Hub {
                         g.refresh_now();
                         let from = g.history.len();
                         g.announce(from);
+                        let all_ai = g.setup.players.iter().all(|p| p != "human");
                         let snapshot = g.game.clone_box();
                         let ply = g.game.ply();
                         let seed =
@@ -433,6 +449,10 @@ impl Hub {
                         drop(g);
                         let hub = self.clone();
                         tokio::spawn(async move {
+                            if all_ai {
+                                // A game among AIs only is paced so that people can watch it.
+                                tokio::time::sleep(AI_ONLY_PACE).await;
+                            }
                             let chosen = blocking(move || {
                                 crate::ai::choose(snapshot.as_ref(), &player, seed)
                             })

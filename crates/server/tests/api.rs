@@ -559,3 +559,39 @@ async fn the_ai_replies_on_the_server_and_four_seats_pay_their_stakes() {
     // Green moves first and targets red (its right-hand neighbour).
     assert_eq!(s["start"]["targets"], json!([1, 2, 3, 0]));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_games_are_answered_while_an_ai_is_thinking() {
+    let srv = start().await;
+    // The strongest AI opens this game: its search runs on the blocking pool.
+    let (slow, _) = create(
+        srv.addr,
+        json!({"ruleset": "acedrex", "players": ["ai:8", "human"]}),
+    )
+    .await;
+    let (id, created) = create(
+        srv.addr,
+        json!({"ruleset": "forcado", "players": ["human", "human"]}),
+    )
+    .await;
+    let w = token_of(&created, 0);
+    let (status, v) = post(
+        srv.addr,
+        &format!("/api/games/{id}/move"),
+        json!({"token": w, "move": "e2e3"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let (_, list) = get(srv.addr, "/api/games").await;
+    assert_eq!(
+        list.as_array().unwrap().len(),
+        2,
+        "the listing is answered too"
+    );
+    let s = state(srv.addr, &slow).await;
+    assert_eq!(
+        s["now"]["thinking"], true,
+        "the other game moved while the search was still running"
+    );
+    assert_eq!(s["now"]["ply"], 0);
+}
