@@ -1,0 +1,191 @@
+//! SVG charts of a report, drawn with plotters: outcomes by reading (each seat's wins and
+//! the draws), how games end by reading, and the distribution of game lengths.
+
+use crate::report::Report;
+use crate::study;
+use crate::LabError;
+use plotters::prelude::*;
+use std::error::Error;
+use std::path::{Path, PathBuf};
+
+/// The colours of the segments, in order.
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(0xd9, 0xc8, 0x9e),
+    RGBColor(0x4a, 0x3b, 0x2a),
+    RGBColor(0x2e, 0x7d, 0x32),
+    RGBColor(0xb7, 0x1c, 0x1c),
+    RGBColor(0x90, 0x90, 0x90),
+    RGBColor(0x15, 0x65, 0xc0),
+    RGBColor(0xef, 0x6c, 0x00),
+    RGBColor(0x6a, 0x1b, 0x9a),
+    RGBColor(0x00, 0x83, 0x8f),
+    RGBColor(0x82, 0x77, 0x17),
+];
+
+type Drawn = Result<(), Box<dyn Error>>;
+
+/// Writes `outcomes.svg`, `end-reasons.svg` and `durations.svg` into `dir` (created if
+/// need be), returning their paths.
+pub fn write_charts(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, LabError> {
+    std::fs::create_dir_all(dir).map_err(|e| LabError::Io(dir.display().to_string(), e))?;
+    let outcomes = dir.join("outcomes.svg");
+    let reasons = dir.join("end-reasons.svg");
+    let durations = dir.join("durations.svg");
+    let fail = |p: &Path, e: Box<dyn Error>| LabError::Chart(p.display().to_string(), e.to_string());
+    let mut segments: Vec<(String, Vec<f64>)> = report
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, seat)| {
+            (
+                format!("{seat} wins"),
+                report.readings.iter().map(|r| r.seats[i].wins.value).collect(),
+            )
+        })
+        .collect();
+    segments.push((
+        "no single winner".into(),
+        report.readings.iter().map(|r| r.draws.value).collect(),
+    ));
+    stacked_bars(report, &outcomes, "Outcomes by reading", &segments)
+        .map_err(|e| fail(&outcomes, e))?;
+    let segments: Vec<(String, Vec<f64>)> = report
+        .all_reasons()
+        .into_iter()
+        .map(|reason| {
+            let shares = report
+                .readings
+                .iter()
+                .map(|r| {
+                    r.end_reasons
+                        .iter()
+                        .find(|x| x.reason == reason)
+                        .map_or(0.0, |x| x.share.value)
+                })
+                .collect();
+            (reason, shares)
+        })
+        .collect();
+    stacked_bars(report, &reasons, "How games end, by reading", &segments)
+        .map_err(|e| fail(&reasons, e))?;
+    histograms(report, &durations).map_err(|e| fail(&durations, e))?;
+    Ok(vec![outcomes, reasons, durations])
+}
+
+fn labels(report: &Report) -> Vec<String> {
+    report
+        .readings
+        .iter()
+        .map(|r| format!("{} ({} games)", study::label(&r.key), r.games))
+        .collect()
+}
+
+/// One horizontal bar per reading, split into `segments` (shares summing to at most 1).
+fn stacked_bars(report: &Report, path: &Path, title: &str, segments: &[(String, Vec<f64>)]) -> Drawn {
+    let names = labels(report);
+    let n = names.len().max(1);
+    let label_width = names.iter().map(|l| l.len()).max().unwrap_or(10) as u32 * 7 + 20;
+    let root = SVGBackend::new(path, (label_width + 700, 120 + 40 * n as u32)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("{title} — {}, {}", report.ruleset, report.players.join(" / ")),
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(label_width)
+        .build_cartesian_2d(0f64..100f64, 0f64..n as f64)?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .x_desc("% of games")
+        .y_labels(n * 2 + 1)
+        .y_label_formatter(&|y| {
+            let i = (*y - 0.5).round();
+            if (y - 0.5 - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
+                names[i as usize].clone()
+            } else {
+                String::new()
+            }
+        })
+        .draw()?;
+    let mut start = vec![0f64; names.len()];
+    for (k, (name, shares)) in segments.iter().enumerate() {
+        let colour = PALETTE[k % PALETTE.len()];
+        let bars: Vec<Rectangle<(f64, f64)>> = shares
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let x0 = start[i];
+                start[i] += 100.0 * s;
+                Rectangle::new(
+                    [(x0, i as f64 + 0.2), (start[i], i as f64 + 0.8)],
+                    colour.filled(),
+                )
+            })
+            .collect();
+        chart
+            .draw_series(bars)?
+            .label(name.clone())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+/// One histogram of game lengths per reading, stacked vertically on a common ply axis.
+fn histograms(report: &Report, path: &Path) -> Drawn {
+    let names = labels(report);
+    let n = names.len().max(1);
+    let root = SVGBackend::new(path, (900, 60 + 180 * n as u32)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let root = root.titled(
+        &format!("Game length in plies — {}, {}", report.ruleset, report.players.join(" / ")),
+        ("sans-serif", 18),
+    )?;
+    let width = f64::from(report.histogram_width);
+    let x_max = width * f64::from(crate::report::HISTOGRAM_BINS);
+    for (i, area) in root.split_evenly((n, 1)).iter().enumerate() {
+        let Some(r) = report.readings.get(i) else { break };
+        let games = f64::from(r.games.max(1));
+        let top = r
+            .plies
+            .histogram
+            .iter()
+            .map(|&c| 100.0 * f64::from(c) / games)
+            .fold(1.0, f64::max);
+        let mut chart = ChartBuilder::on(area)
+            .caption(&names[i], ("sans-serif", 14))
+            .margin(8)
+            .x_label_area_size(28)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0f64..x_max, 0f64..top * 1.1)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .y_desc("% of games")
+            .x_desc("plies")
+            .draw()?;
+        let colour = PALETTE[i % PALETTE.len()];
+        chart.draw_series(r.plies.histogram.iter().enumerate().map(|(b, &c)| {
+            let x0 = b as f64 * width;
+            Rectangle::new(
+                [(x0, 0.0), (x0 + width, 100.0 * f64::from(c) / games)],
+                colour.filled(),
+            )
+        }))?;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(r.plies.median, 0.0), (r.plies.median, top * 1.1)],
+            BLACK.stroke_width(2),
+        )))?;
+    }
+    root.present()?;
+    Ok(())
+}

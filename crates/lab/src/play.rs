@@ -1,0 +1,322 @@
+//! Playing a study's games on several threads: each game from its own seed, with the
+//! figures the report needs written into one [`GameRow`].
+
+use crate::study::{mix, Shard, Study};
+use crate::LabError;
+use libro_ai::{Control, Player, PlayerKind, PlayerSpec};
+use libro_core::{EndReason, Game, Heuristic, MoveBuffer, Ruleset, Turn};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// One finished game of a study: everything the report is computed from.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GameRow {
+    /// The reading's key (`fers_leap=diagonal,...`).
+    pub reading: String,
+    /// The game's index within its reading, from 0.
+    pub index: u32,
+    /// The seed the game was created and played with.
+    pub seed: u64,
+    /// Plies played (moves and chance events).
+    pub plies: u32,
+    /// Decisions: plies where a seat chose among its legal moves.
+    pub decisions: u32,
+    /// Legal moves summed over the decisions (the branching factor is this over those).
+    pub legal: u64,
+    /// How it ended: an [`EndReason`] name; a game stopped at the study's ply cap is
+    /// `move-limit` with `capped` set.
+    pub reason: String,
+    /// Stopped at the study's ply cap rather than by the ruleset.
+    pub capped: bool,
+    /// Each seat's score (1 win, 0 loss, shares for draws; equal shares when capped).
+    pub scores: Vec<f32>,
+    /// The single winner's seat, if any.
+    pub winner: Option<u8>,
+    /// Games with stakes (Cuatro Tiempos): what each seat paid into the pot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paid: Option<Vec<f64>>,
+    /// Games with stakes: each seat's balance, what it took from the pot less what it paid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balances: Option<Vec<f64>>,
+}
+
+/// The stakes of a finished game: what each seat paid and its balance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ledger {
+    pub paid: Vec<f64>,
+    pub balances: Vec<f64>,
+}
+
+/// The ledger hook for chess-family games: Cuatro Tiempos games (more than two seats)
+/// carry stakes; every other game has none.
+pub fn chess_ledger<G: Game>(game: &G) -> Option<Ledger> {
+    let g = (game as &dyn std::any::Any).downcast_ref::<libro_chess::ChessGame>()?;
+    (g.num_seats() > 2).then(|| Ledger {
+        paid: g.paid().into_iter().map(|p| p as f64).collect(),
+        balances: g.balances(),
+    })
+}
+
+/// Chooses the moves of one seat in one game.
+pub trait Mover<G: Game>: Send {
+    /// A move among `moves` (the legal moves, never empty) of the seat to move in `game`.
+    fn choose(&mut self, game: &G, moves: &[G::Move]) -> G::Move;
+}
+
+/// Uniformly random legal moves from a seeded stream.
+pub struct RandomMover(ChaCha8Rng);
+
+impl RandomMover {
+    pub fn new(seed: u64) -> Self {
+        RandomMover(ChaCha8Rng::seed_from_u64(seed))
+    }
+}
+
+impl<G: Game> Mover<G> for RandomMover {
+    fn choose(&mut self, _: &G, moves: &[G::Move]) -> G::Move {
+        moves[self.0.gen_range(0..moves.len())]
+    }
+}
+
+/// Any `libro-ai` player (greedy, the search at a level or budget).
+pub struct AiMover<G: Heuristic>(Player<G>, Control);
+
+impl<G: Heuristic> Mover<G> for AiMover<G> {
+    fn choose(&mut self, game: &G, moves: &[G::Move]) -> G::Move {
+        // The player only fails when no seat is to move or there is no legal move; the
+        // runner asks only when there are some.
+        self.0.choose(game, &self.1).map_or(moves[0], |c| c.mv)
+    }
+}
+
+/// Makes the movers of one game: `(seat, spec, stream seed)` to a mover.
+pub type MoverFactory<G> = dyn Fn(usize, &PlayerSpec, u64) -> Result<Box<dyn Mover<G>>, LabError> + Sync;
+
+/// Movers for games with a [`Heuristic`]: every kind of player.
+pub fn any_mover<G: Heuristic>(
+    _seat: usize,
+    spec: &PlayerSpec,
+    stream: u64,
+) -> Result<Box<dyn Mover<G>>, LabError> {
+    Ok(match spec.kind {
+        PlayerKind::Random => Box::new(RandomMover::new(mix(stream ^ spec.seed.unwrap_or(0)))),
+        _ => Box::new(AiMover(
+            Player::with_stream(*spec, stream),
+            Control::default(),
+        )),
+    })
+}
+
+/// Movers for games without a [`Heuristic`]: random players only.
+pub fn random_mover<G: Game>(
+    _seat: usize,
+    spec: &PlayerSpec,
+    stream: u64,
+) -> Result<Box<dyn Mover<G>>, LabError> {
+    match spec.kind {
+        PlayerKind::Random => Ok(Box::new(RandomMover::new(mix(
+            stream ^ spec.seed.unwrap_or(0),
+        )))),
+        _ => Err(LabError::BadPlayers(format!(
+            "`{spec}` needs the game's heuristic, which this ruleset's family does not have yet; use random"
+        ))),
+    }
+}
+
+/// Plays one game from `seed` to its end or to `max_plies`.
+pub fn play_one<R: Ruleset>(
+    rules: &Arc<R>,
+    movers: &mut [Box<dyn Mover<R::Game>>],
+    seed: u64,
+    max_plies: u32,
+    ledger: fn(&R::Game) -> Option<Ledger>,
+) -> (R::Game, GameRow) {
+    let mut game = rules.new_game(seed);
+    let mut moves = <R::Game as Game>::MoveList::default();
+    let (mut decisions, mut legal) = (0u32, 0u64);
+    let mut stuck = false;
+    while game.ply() < max_plies {
+        match game.turn() {
+            Turn::Over => break,
+            Turn::Chance => {
+                let outcome = game.sample_chance();
+                game.apply_chance(outcome);
+            }
+            Turn::Seat(seat) => {
+                game.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    stuck = true;
+                    break;
+                }
+                decisions += 1;
+                legal += moves.len() as u64;
+                let n = movers.len();
+                let mv = movers[seat.index() % n].choose(&game, moves.as_slice());
+                game.play(mv);
+            }
+        }
+    }
+    let seats = game.num_seats();
+    let result = if game.is_over() { game.result() } else { None };
+    let (reason, capped, scores, winner) = match &result {
+        Some(r) => (
+            r.reason.name().to_string(),
+            false,
+            r.seats.iter().map(|s| s.score).collect(),
+            r.winner().map(|s| s.0),
+        ),
+        None => (
+            if stuck { "no-legal-move" } else { EndReason::MoveLimit.name() }.to_string(),
+            true,
+            vec![1.0 / seats as f32; seats],
+            None,
+        ),
+    };
+    let book = ledger(&game);
+    let row = GameRow {
+        reading: String::new(),
+        index: 0,
+        seed,
+        plies: game.ply(),
+        decisions,
+        legal,
+        reason,
+        capped,
+        scores,
+        winner,
+        paid: book.as_ref().map(|b| b.paid.clone()),
+        balances: book.map(|b| b.balances),
+    };
+    (game, row)
+}
+
+/// How to run (a part of) a study.
+#[derive(Clone, Debug)]
+pub struct RunPlan {
+    /// Games played at once.
+    pub threads: usize,
+    /// Which games to play.
+    pub shard: Shard,
+    /// `(reading key, index)` of games already played (from the results file): skipped.
+    pub done: HashSet<(String, u32)>,
+    /// Set to stop: games under way finish, no new one starts.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Default for RunPlan {
+    fn default() -> Self {
+        RunPlan {
+            threads: thread::available_parallelism().map_or(1, |n| n.get()),
+            shard: Shard::ALL,
+            done: HashSet::new(),
+            stop: None,
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct RunStats {
+    /// Games played by this run.
+    pub played: u64,
+    /// Plies played by this run.
+    pub plies: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl RunStats {
+    /// Games per second of wall time.
+    pub fn games_per_second(&self) -> f64 {
+        self.played as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// The games a run has to play: every reading's games of the shard not yet done, by
+/// index first so that every reading advances together.
+pub fn pending(study: &Study, plan: &RunPlan) -> Vec<(usize, u32)> {
+    let readings = study.readings();
+    (0..study.games)
+        .filter(|&i| plan.shard.holds(i))
+        .flat_map(|i| (0..readings.len()).map(move |r| (r, i)))
+        .filter(|&(r, i)| !plan.done.contains(&(readings[r].key.clone(), i)))
+        .collect()
+}
+
+/// Plays the pending games of `study`, one ruleset per reading (in [`Study::readings`]
+/// order), calling `on_row` on the calling thread as each game finishes. Every game
+/// depends only on the study seed, its reading and its index.
+pub fn run<R: Ruleset>(
+    study: &Study,
+    rules: &[Arc<R>],
+    plan: &RunPlan,
+    movers: &MoverFactory<R::Game>,
+    ledger: fn(&R::Game) -> Option<Ledger>,
+    on_row: &mut dyn FnMut(&GameRow),
+) -> Result<RunStats, LabError> {
+    let readings = study.readings();
+    assert_eq!(readings.len(), rules.len(), "one ruleset per reading");
+    let seats = study.seats.len();
+    let specs = study.seat_players(seats)?;
+    // Fail on a player this family cannot make before starting any thread.
+    for (s, spec) in specs.iter().enumerate() {
+        movers(s, spec, 0)?;
+    }
+    let jobs = pending(study, plan);
+    let next = AtomicUsize::new(0);
+    let start = Instant::now();
+    let (mut played, mut plies) = (0u64, 0u64);
+    let (tx, rx) = mpsc::channel::<Result<GameRow, LabError>>();
+    thread::scope(|scope| {
+        for _ in 0..plan.threads.clamp(1, jobs.len().max(1)) {
+            let tx = tx.clone();
+            let (jobs, next, readings, specs) = (&jobs, &next, &readings, &specs);
+            scope.spawn(move || loop {
+                if plan.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    break;
+                }
+                let Some(&(r, index)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    break;
+                };
+                let key = &readings[r].key;
+                let seed = study.game_seed(key, index);
+                let row = specs
+                    .iter()
+                    .enumerate()
+                    .map(|(s, spec)| movers(s, spec, mix(seed ^ mix(s as u64 + 1))))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(|mut m| {
+                        let (_, mut row) = play_one(&rules[r], &mut m, seed, study.max_plies, ledger);
+                        row.reading = key.clone();
+                        row.index = index;
+                        row
+                    });
+                if tx.send(row).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for row in rx {
+            match row {
+                Ok(row) => {
+                    played += 1;
+                    plies += u64::from(row.plies);
+                    on_row(&row);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    })?;
+    Ok(RunStats {
+        played,
+        plies,
+        elapsed: start.elapsed(),
+    })
+}

@@ -1,0 +1,208 @@
+//! The lab on a toy game whose figures are known by hand (one-pile Nim, see common/mod.rs):
+//! the figures, determinism across threads and shards, resuming, the ply cap, stakes.
+
+mod common;
+
+use common::{nim_ledger, play, sorted, study, Nim, NimGame};
+use libro_lab::{Report, ResultsFile, RunPlan, Shard};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+fn plan(threads: usize) -> RunPlan {
+    RunPlan {
+        threads,
+        ..RunPlan::default()
+    }
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("libro-lab-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+#[test]
+fn figures_match_the_hand_worked_game() {
+    let s = study("1,4,5", 3000, 7);
+    let rows = play(&s, &plan(2));
+    assert_eq!(rows.len(), 9000);
+    let report = Report::new(&s, &rows);
+    let [one, four, five] = &report.readings[..] else {
+        panic!("three readings")
+    };
+    // A pile of 1: the first seat takes it. One ply, one legal move, no draw.
+    assert_eq!(one.seats[0].score.value, 1.0);
+    assert_eq!((one.plies.mean.value, one.plies.median), (1.0, 1.0));
+    assert_eq!(one.branching.value, 1.0);
+    assert_eq!(one.draws.value, 0.0);
+    assert_eq!(one.decisive.value, 1.0);
+    assert_eq!(one.end_reasons[0].reason, "bore-off");
+    // Piles of 4 and 5: the first seat wins with probability 1/3 and 5/9 (by hand); the
+    // 95% intervals hold them.
+    for (r, p) in [(four, 1.0 / 3.0), (five, 5.0 / 9.0)] {
+        let (score, wins) = (r.seats[0].score, r.seats[0].wins);
+        assert!(score.low < p && p < score.high, "{} {score:?}", r.key);
+        assert!(wins.low < p && p < wins.high, "{} {wins:?}", r.key);
+        let fma = r.first_move_advantage.unwrap();
+        assert!((fma.value - (score.value - 0.5)).abs() < 1e-12);
+    }
+    // A pile of 4 lasts 2 to 4 plies; 5 lasts 2 to 5.
+    assert!(four.plies.min >= 2.0 && four.plies.max <= 4.0);
+    assert!(five.plies.min >= 2.0 && five.plies.max <= 5.0);
+    // Stakes: the balance is +1 for a win and −1 for a loss, so its mean is 2·score − 1.
+    let st = five.stakes.as_ref().unwrap();
+    assert!((st[0].balance.value - (2.0 * five.seats[0].score.value - 1.0)).abs() < 1e-9);
+    assert!((st[0].paid.value - 1.0).abs() < 1e-12);
+    assert!((st[0].won.value + st[1].won.value - 2.0).abs() < 1e-9);
+    // The difference between 4 and 5 (a third against five ninths) is reported in words.
+    let f = report
+        .findings
+        .iter()
+        .find(|f| f.metric == "first score" && f.a == "pile=4" && f.b == "pile=5")
+        .expect("the first seat's score differs between piles of 4 and 5");
+    assert!(f.text.starts_with("with pile=4 First scores 3"), "{}", f.text);
+    assert!(f.text.contains("with pile=5"), "{}", f.text);
+    let table = report.to_table();
+    assert!(table.contains("First score") && table.contains("pile=4"), "{table}");
+    // CSV: a header and one line per reading, the reading's key quoted (it has no comma
+    // here, so not quoted), options in their own column.
+    let csv = report.to_csv();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 4);
+    assert!(lines[0].starts_with("reading,option_pile,games,first_score,"), "{}", lines[0]);
+    assert!(lines[2].starts_with("pile=4,4,3000,"), "{}", lines[2]);
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    assert_eq!(json["readings"][2]["games"], 3000);
+}
+
+#[test]
+fn same_seed_same_games_whatever_the_threads_and_shards() {
+    let s = study("3,6", 200, 11);
+    let one = sorted(play(&s, &plan(1)));
+    let three = sorted(play(&s, &plan(3)));
+    assert_eq!(one, three);
+    let other_seed = sorted(play(&study("3,6", 200, 12), &plan(1)));
+    assert_ne!(one, other_seed);
+    // Three shards, each to its own results file, merged: the report of one run.
+    let paths: Vec<_> = (0..3)
+        .map(|i| {
+            let path = temp(&format!("shard{i}.jsonl"));
+            let (mut file, done) = ResultsFile::open(&path, &s).unwrap();
+            assert!(done.is_empty());
+            let p = RunPlan {
+                shard: Shard { part: i, parts: 3 },
+                ..plan(2)
+            };
+            for row in play(&s, &p) {
+                assert_eq!(row.index % 3, i);
+                file.append(&row).unwrap();
+            }
+            path
+        })
+        .collect();
+    let (merged_study, merged) = libro_lab::merge(&paths).unwrap();
+    assert_eq!(merged, one);
+    assert_eq!(
+        Report::new(&merged_study, &merged).to_json(),
+        Report::new(&s, &one).to_json()
+    );
+    // A file of another study does not merge.
+    let stranger = temp("stranger.jsonl");
+    ResultsFile::open(&stranger, &study("3,6", 200, 99)).unwrap();
+    let err = libro_lab::merge(&[paths[0].clone(), stranger]).unwrap_err();
+    assert!(err.to_string().contains("another study"), "{err}");
+}
+
+#[test]
+fn a_stopped_run_continues_where_it_stopped() {
+    let s = study("4,7", 120, 3);
+    let whole = sorted(play(&s, &plan(2)));
+    let path = temp("resume.jsonl");
+    // A first run stopped after 50 games of each reading (as a run with fewer games).
+    let first = libro_lab::Study { games: 50, ..s.clone() };
+    let (mut file, _) = ResultsFile::open(&path, &first).unwrap();
+    for row in play(&first, &plan(2)) {
+        file.append(&row).unwrap();
+    }
+    drop(file);
+    // ...cut off in the middle of writing a line.
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(r#"{"game":{"reading":"pile=4","ind"#);
+    std::fs::write(&path, text).unwrap();
+    // Continuing: the 100 finished games are read back and skipped, the rest played.
+    let (mut file, done) = ResultsFile::open(&path, &s).unwrap();
+    assert_eq!(done.len(), 100);
+    let p = RunPlan {
+        done: done.iter().map(|r| (r.reading.clone(), r.index)).collect(),
+        ..plan(2)
+    };
+    assert_eq!(libro_lab::pending(&s, &p).len(), 140);
+    let new = play(&s, &p);
+    assert_eq!(new.len(), 140);
+    assert!(new.iter().all(|r| r.index >= 50));
+    for row in &new {
+        file.append(row).unwrap();
+    }
+    let (_, all) = libro_lab::read(&path).unwrap();
+    assert_eq!(sorted(all), whole);
+    // A study with another seed refuses the file.
+    assert!(ResultsFile::open(&path, &study("4,7", 120, 4)).is_err());
+}
+
+#[test]
+fn games_cut_by_the_ply_cap_count_as_move_limit_draws() {
+    let s = libro_lab::Study {
+        max_plies: 2,
+        ..study("8", 100, 5)
+    };
+    // Eight counters cannot all go in two plies of at most three.
+    let rows = play(&s, &plan(1));
+    assert!(rows.iter().all(|r| r.capped && r.reason == "move-limit" && r.plies == 2));
+    let report = Report::new(&s, &rows);
+    let r = &report.readings[0];
+    assert_eq!((r.capped, r.draws.value, r.decisive.value), (100, 1.0, 0.0));
+    assert_eq!(r.seats[0].score.value, 0.5);
+    assert_eq!(r.end_reasons[0].reason, "move-limit");
+    assert!(r.stakes.is_none(), "no ledger for unfinished games");
+}
+
+#[test]
+fn charts_are_written() {
+    let s = study("4,5", 200, 1);
+    let report = Report::new(&s, &play(&s, &plan(2)));
+    let dir = temp("charts");
+    let files = libro_lab::write_charts(&report, &dir).unwrap();
+    assert_eq!(files.len(), 3);
+    for f in files {
+        let svg = std::fs::read_to_string(&f).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("<rect"), "{}", f.display());
+        assert!(svg.contains("pile=4"), "{}", f.display());
+    }
+}
+
+#[test]
+fn players_that_need_a_heuristic_are_refused_by_random_only_families() {
+    let s = libro_lab::Study {
+        players: vec!["greedy".into()],
+        ..study("4", 10, 1)
+    };
+    let rules = vec![Nim::from_overrides(&[])];
+    let err = libro_lab::run(
+        &s,
+        &rules,
+        &plan(1),
+        &libro_lab::random_mover::<NimGame>,
+        nim_ledger,
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("random"), "{err}");
+    // The greedy player plays Nim through libro-ai: it always finishes its games.
+    let rows = common::play(&s, &plan(1));
+    assert_eq!(rows.len(), 10);
+    let _ = Arc::clone(&rules[0]);
+    let done: HashSet<_> = rows.iter().map(|r| r.index).collect();
+    assert_eq!(done.len(), 10);
+}
