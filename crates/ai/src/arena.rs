@@ -6,6 +6,10 @@
 //! B's 1 and 3, then the reverse, so each player meets each seat and each neighbour). The
 //! two games of a pair share the game seed (the same dice) and the same random opening,
 //! which cancels much of the luck between them.
+//!
+//! Threads: games are independent and each runs for a long while, so scoped standard
+//! threads taking game numbers from an atomic counter are all the parallelism needed;
+//! rayon's work stealing would add a dependency and gain nothing here.
 
 use crate::limits::Control;
 use crate::player::{mix, Player, PlayerSpec};
