@@ -113,6 +113,10 @@ impl ChessGame {
     pub fn eliminated(&self) -> &[u8] {
         &self.out
     }
+    /// Each seat's stake and what it has paid, without allocating (for the evaluation).
+    pub(crate) fn ledger(&self) -> (&[Option<u32>; MAX_SEATS], &[u64; MAX_SEATS]) {
+        (&self.stakes, &self.paid)
+    }
     /// Each seat's balance: what it won minus what it paid. The winner takes the pot; a draw
     /// shares it equally among the seats still in.
     pub fn balances(&self) -> Vec<f64> {

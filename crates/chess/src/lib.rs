@@ -9,6 +9,7 @@
 //! only its target seat's pieces and is checked only by the seats allowed to capture it.
 
 pub mod betza;
+mod eval;
 mod forced;
 mod game;
 pub mod geometry;

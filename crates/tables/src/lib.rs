@@ -8,6 +8,7 @@
 mod analysis;
 mod board;
 mod dice;
+mod eval;
 mod game;
 mod movegen;
 mod notation;

@@ -1,0 +1,872 @@
+//! The game knowledge the search uses ([`libro_core::Heuristic`]) for every chess-family
+//! ruleset: medieval piece values, piece-square terms read off each piece's own move tables,
+//! mobility (the fers' leap and the pawns' double step included), bare-king and mop-up
+//! endings, Forçado's forced captures, and for four seats the right-hand neighbour, the
+//! seat that can capture us and the stakes.
+//!
+//! Everything that depends only on the ruleset is built once per thread and ruleset
+//! ([`Tables`]); evaluating a position reads bitboards and those tables, never allocating.
+
+use crate::game::ChessGame;
+use crate::geometry::{bishop_attacks, rook_attacks, Bitboard, Square};
+use crate::options::{BareKing, DoubleStep, ForcedCapture, Promotion, Stacking};
+use crate::position::{Move, MoveList, Position, Sink};
+use crate::rules::{ChessRules, MAX_SEATS, MAX_TYPES};
+use libro_core::{Game, Heuristic, Seat};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::{Arc, Weak};
+
+/// What a piece type is, read from its name and rules (the family's pieces by their names).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    King,
+    Pawn,
+    Fers,
+    Fil,
+    Knight,
+    Rook,
+    Other,
+}
+
+/// Material in centipawns. The fil (alfil) reaches only 8 squares of the board and the fers
+/// (one diagonal step) is slow: both are minor pieces well below a knight. The figures follow
+/// the shatranj literature (H. G. Muller's engine tests put fers and alfil near 1.5–2 pawns,
+/// the knight near 3.5–4, the rook near 5.5–6): a fers is worth more than a fil because it
+/// reaches every square of its colour and guards its king.
+const PAWN: i32 = 100;
+const FIL: i32 = 170;
+const FERS: i32 = 220;
+const KNIGHT: i32 = 380;
+const ROOK: i32 = 580;
+
+/// Mobility weight per reachable square, by kind.
+fn mobility_weight(kind: Kind) -> i32 {
+    match kind {
+        Kind::Fers => 5,
+        Kind::Fil => 4,
+        Kind::Knight => 4,
+        Kind::Rook => 2,
+        Kind::Other => 3,
+        Kind::King | Kind::Pawn => 0,
+    }
+}
+
+/// Pawn bonus by the steps still to go to promotion (index 1 = one step away); the endgame
+/// half adds as much again for a passed pawn.
+const PAWN_ADVANCE: [i16; 8] = [0, 70, 40, 22, 10, 4, 0, 0];
+const PASSED: [i16; 8] = [0, 90, 60, 35, 20, 10, 5, 0];
+
+/// The side to move is worth a little (it acts first).
+const TEMPO: i32 = 10;
+/// Bonus while the opponent is down to so many pieces besides its king, under a bare-king
+/// rule (taking the last one wins at once).
+const BARE_PUSH: [i32; 4] = [0, 140, 60, 20];
+/// Four seats: the value of a seat out of the game (below any live seat).
+const ELIMINATED: i32 = -40_000;
+/// Four seats: centipawns per stake paid beyond the others' mean (a check received costs
+/// the stake, and so does every piece lost).
+const STAKE_CP: i32 = 25;
+
+/// What the evaluation knows of one ruleset, built once.
+struct Tables {
+    rules: Weak<ChessRules>,
+    kind: [Kind; MAX_TYPES],
+    value: [i32; MAX_TYPES],
+    mob: [i32; MAX_TYPES],
+    /// Positional bonus `[seat][type][square]`, middlegame and endgame.
+    pst_mg: Box<[[[i16; 64]; MAX_TYPES]; MAX_SEATS]>,
+    pst_eg: Box<[[[i16; 64]; MAX_TYPES]; MAX_SEATS]>,
+    /// `[seat][type][square]`: squares ahead of a pawn on its own and the neighbouring lines
+    /// (no enemy pawn there: passed), and the steps it still has to go.
+    passed_mask: Box<[[[u64; 64]; MAX_TYPES]; MAX_SEATS]>,
+    to_go: Box<[[[u8; 64]; MAX_TYPES]; MAX_SEATS]>,
+    pawns: u8,
+    /// Non-pawn, non-king material of all seats at the start: the phase's scale.
+    start_material: i32,
+    start_pieces: i32,
+}
+
+thread_local! {
+    static TABLES: RefCell<Option<Rc<Tables>>> = const { RefCell::new(None) };
+}
+
+/// The evaluation tables of `rules`, built on first use in this thread. The cache holds a
+/// `Weak`, which keeps the ruleset's allocation (not its contents) alive, so a pointer match
+/// is always the same ruleset.
+fn tables(rules: &Arc<ChessRules>) -> Rc<Tables> {
+    TABLES.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if let Some(t) = slot.as_ref() {
+            if std::ptr::eq(t.rules.as_ptr(), Arc::as_ptr(rules)) {
+                return t.clone();
+            }
+        }
+        let t = Rc::new(Tables::build(rules));
+        *slot = Some(t.clone());
+        t
+    })
+}
+
+fn chebyshev(a: Square, b: Square) -> i32 {
+    (a.file() - b.file()).abs().max((a.rank() - b.rank()).abs())
+}
+
+/// Distance from the centre: 0 on d4/e4/d5/e5, 3 in a corner (Chebyshev rings).
+fn centre_distance(sq: Square) -> i32 {
+    let f = (2 * sq.file() - 7).abs() / 2;
+    let r = (2 * sq.rank() - 7).abs() / 2;
+    f.max(r)
+}
+
+impl Tables {
+    fn build(rules: &Arc<ChessRules>) -> Tables {
+        let r: &ChessRules = rules;
+        let n = r.num_seats();
+        let mut kind = [Kind::Other; MAX_TYPES];
+        let mut value = [0; MAX_TYPES];
+        let mut mob = [0; MAX_TYPES];
+        let mut pawns = 0u8;
+        for (t, p) in r.pieces.iter().enumerate() {
+            kind[t] = if p.royal {
+                Kind::King
+            } else if p.is_pawn() {
+                Kind::Pawn
+            } else {
+                match p.name.as_str() {
+                    "fers" | "ferz" | "queen" => Kind::Fers,
+                    "fil" | "alfil" | "bishop" => Kind::Fil,
+                    "knight" | "horse" => Kind::Knight,
+                    "rook" | "roque" => Kind::Rook,
+                    _ => Kind::Other,
+                }
+            };
+            if kind[t] == Kind::Pawn {
+                pawns |= 1 << t;
+            }
+            value[t] = match kind[t] {
+                Kind::King => 0,
+                Kind::Pawn => PAWN,
+                Kind::Fers => FERS,
+                Kind::Fil => FIL,
+                Kind::Knight => KNIGHT,
+                Kind::Rook => ROOK,
+                // An unknown piece: by how many squares it reaches from the centre (d4) of
+                // an empty board, a knight's eight being worth a knight.
+                Kind::Other => {
+                    let tb = r.table(0, t as u8);
+                    let d4 = Square(27);
+                    let mut reach = (tb.quiet[27] | tb.capture[27]).count() as i32;
+                    if tb.quiet_dirs | tb.capture_dirs != 0 {
+                        reach += rook_attacks(d4, Bitboard::EMPTY).count() as i32 / 2;
+                    }
+                    (reach * KNIGHT / 8).clamp(PAWN, 2 * ROOK)
+                }
+            };
+            mob[t] = mobility_weight(kind[t]);
+        }
+
+        let mut pst_mg = Box::new([[[0i16; 64]; MAX_TYPES]; MAX_SEATS]);
+        let mut pst_eg = Box::new([[[0i16; 64]; MAX_TYPES]; MAX_SEATS]);
+        let mut passed_mask = Box::new([[[0u64; 64]; MAX_TYPES]; MAX_SEATS]);
+        let mut to_go = Box::new([[[0u8; 64]; MAX_TYPES]; MAX_SEATS]);
+        for s in 0..n {
+            let seat = &r.seats[s];
+            // The seat's home edge: where its king stands at the start.
+            let home_king = r.start.king_square(r, s as u8);
+            for t in 0..r.pieces.len() {
+                let tb = r.table(s as u8, t as u8);
+                let p = &r.pieces[t];
+                let forward = if p.across { seat.across.unwrap_or(seat.forward) } else { seat.forward };
+                for sq in 0..64u8 {
+                    let square = Square(sq);
+                    let i = sq as usize;
+                    let centre = 3 - centre_distance(square); // 0 at the edge .. 3 in the centre
+                    let (mg, eg): (i32, i32) = match kind[t] {
+                        Kind::Pawn => {
+                            let steps = steps_to_edge(square, forward);
+                            to_go[s][t][i] = steps.min(7) as u8;
+                            let adv = i32::from(PAWN_ADVANCE[steps.min(7) as usize]);
+                            let central = if centre >= 2 { 8 } else { 0 };
+                            passed_mask[s][t][i] = ahead_mask(square, forward);
+                            (adv / 2 + central, adv)
+                        }
+                        Kind::King => {
+                            // In the middlegame the king stays near its home corner or edge;
+                            // in the endgame it comes to the centre.
+                            let away = home_king.map_or(0, |h| chebyshev(square, h));
+                            (-8 * away.min(4), 10 * centre)
+                        }
+                        Kind::Rook => (2 * centre, 2 * centre),
+                        _ => {
+                            // Leapers are worth the squares they reach from here.
+                            let reach = (tb.quiet[i] | tb.capture[i]).count() as i32;
+                            (3 * reach + 4 * centre, 2 * reach + 3 * centre)
+                        }
+                    };
+                    pst_mg[s][t][i] = mg as i16;
+                    pst_eg[s][t][i] = eg as i16;
+                }
+            }
+        }
+        let start = &r.start;
+        let mut start_material = 0;
+        let mut start_pieces = 0;
+        for s in 0..n as u8 {
+            start_pieces += start.piece_count(s) as i32;
+            for t in 0..r.pieces.len() {
+                if kind[t] != Kind::Pawn {
+                    start_material += value[t] * (start.type_bb[t] & start.seat_bb[s as usize]).count() as i32;
+                }
+            }
+        }
+        Tables {
+            rules: Arc::downgrade(rules),
+            kind,
+            value,
+            mob,
+            pst_mg,
+            pst_eg,
+            passed_mask,
+            to_go,
+            pawns,
+            start_material: start_material.max(1),
+            start_pieces: start_pieces.max(1),
+        }
+    }
+}
+
+/// Steps from `sq` to the board's edge going `forward`.
+fn steps_to_edge(sq: Square, forward: (i32, i32)) -> i32 {
+    match forward {
+        (0, 1) => 7 - sq.rank(),
+        (0, -1) => sq.rank(),
+        (1, 0) => 7 - sq.file(),
+        _ => sq.file(),
+    }
+}
+
+/// The squares ahead of `sq` going `forward`, on its own line and the two beside it.
+fn ahead_mask(sq: Square, forward: (i32, i32)) -> u64 {
+    let mut m = 0u64;
+    let side = (forward.1.abs(), forward.0.abs());
+    for k in 1..8 {
+        for w in -1..=1 {
+            if let Some(s) = sq.offset(forward.0 * k + side.0 * w, forward.1 * k + side.1 * w) {
+                m |= 1 << s.0;
+            }
+        }
+    }
+    m
+}
+
+/// The pieces of the seats in `seats` (a bit set).
+fn seats_bb(pos: &Position, seats: u8) -> Bitboard {
+    let mut b = Bitboard::EMPTY;
+    let mut m = seats;
+    while m != 0 {
+        b |= pos.seat_bb[m.trailing_zeros() as usize];
+        m &= m - 1;
+    }
+    b
+}
+
+/// The squares a piece of type `t` of seat `s` on `sq` may move to or capture on (pseudo-
+/// legal), given who it may capture.
+#[inline]
+fn reach(r: &ChessRules, pos: &Position, s: u8, t: u8, sq: Square, empty: Bitboard, capt: Bitboard) -> Bitboard {
+    let tb = r.table(s, t);
+    let mut m = (tb.quiet[sq.index()] & empty) | (tb.capture[sq.index()] & capt);
+    let dirs = tb.quiet_dirs | tb.capture_dirs;
+    if dirs != 0 {
+        let mut slide = Bitboard::EMPTY;
+        if dirs & 0x55 != 0 {
+            slide |= rook_attacks(sq, pos.occ);
+        }
+        if dirs & 0xAA != 0 {
+            slide |= bishop_attacks(sq, pos.occ);
+        }
+        m |= slide & (empty | capt);
+    }
+    m
+}
+
+/// The squares seat `s`'s pieces (king included) attack, for captures: what it could take.
+fn attacks_of(r: &ChessRules, pos: &Position, s: u8) -> Bitboard {
+    let mut acc = Bitboard::EMPTY;
+    let own = pos.seat_bb[s as usize];
+    for t in 0..r.pieces.len() as u8 {
+        let tb = r.table(s, t);
+        let bb = pos.type_bb[t as usize] & own;
+        for sq in bb {
+            acc |= tb.capture[sq.index()];
+            if tb.capture_dirs != 0 {
+                if tb.capture_dirs & 0x55 != 0 {
+                    acc |= rook_attacks(sq, pos.occ);
+                }
+                if tb.capture_dirs & 0xAA != 0 {
+                    acc |= bishop_attacks(sq, pos.occ);
+                }
+            }
+        }
+    }
+    acc
+}
+
+/// Per-seat sums of one evaluation pass.
+#[derive(Default, Copy, Clone)]
+struct SeatSums {
+    material: i32,
+    nonpawn: i32,
+    mg: i32,
+    eg: i32,
+    mobility: i32,
+}
+
+/// Material, piece-square terms and mobility of seat `s`.
+fn seat_sums(t: &Tables, r: &ChessRules, pos: &Position, s: u8, enemy_pawns: Bitboard) -> SeatSums {
+    let mut out = SeatSums::default();
+    let own = pos.seat_bb[s as usize];
+    if own.is_empty() {
+        return out;
+    }
+    let empty = !pos.occ;
+    let capt = seats_bb(pos, pos.target_seats(r, s));
+    let pawn_double = match r.options.pawn_double_step {
+        DoubleStep::UntilFirstCapture => !pos.captured,
+        DoubleStep::FirstMove => true,
+        DoubleStep::None => false,
+    };
+    for ty in 0..r.pieces.len() {
+        let bb = pos.type_bb[ty] & own;
+        if bb.is_empty() {
+            continue;
+        }
+        let kind = t.kind[ty];
+        let count = bb.count() as i32;
+        out.material += t.value[ty] * count;
+        if kind != Kind::Pawn && kind != Kind::King {
+            out.nonpawn += t.value[ty] * count;
+        }
+        let (pmg, peg) = (&t.pst_mg[s as usize][ty], &t.pst_eg[s as usize][ty]);
+        for sq in bb {
+            out.mg += i32::from(pmg[sq.index()]);
+            out.eg += i32::from(peg[sq.index()]);
+            match kind {
+                Kind::King => {}
+                Kind::Pawn => {
+                    if t.passed_mask[s as usize][ty][sq.index()] & enemy_pawns.0 == 0 {
+                        out.eg += i32::from(PASSED[t.to_go[s as usize][ty][sq.index()] as usize]);
+                        out.mg += i32::from(PASSED[t.to_go[s as usize][ty][sq.index()] as usize]) / 3;
+                    }
+                    // The double step is a tempo while it lasts.
+                    if pawn_double && r.extra_types >> ty & 1 != 0 {
+                        let tb = r.table(s, ty as u8);
+                        if tb.start.contains(sq) && extras_open(r, pos, s, ty as u8, sq, empty) > 0 {
+                            out.mobility += 3;
+                        }
+                    }
+                }
+                _ => {
+                    let cap = capt & !forbidden(r, pos, ty);
+                    let mut m = reach(r, pos, s, ty as u8, sq, empty, cap).count() as i32;
+                    // The fers' leap (a first-move right): more squares while it lasts.
+                    if r.extra_types >> ty & 1 != 0 && pos.unmoved.contains(sq) {
+                        m += extras_open(r, pos, s, ty as u8, sq, empty);
+                    }
+                    out.mobility += t.mob[ty] * m;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Victims a piece of type `ty` may not take (the fil may not take a fil).
+#[inline]
+fn forbidden(r: &ChessRules, pos: &Position, ty: usize) -> Bitboard {
+    let cannot = r.pieces[ty].cannot_capture;
+    if cannot == 0 {
+        return Bitboard::EMPTY;
+    }
+    let mut b = Bitboard::EMPTY;
+    for v in 0..r.pieces.len() {
+        if cannot >> v & 1 != 0 {
+            b |= pos.type_bb[v];
+        }
+    }
+    b
+}
+
+/// How many of the first-move leaps (or double steps) of a piece are open now.
+fn extras_open(r: &ChessRules, pos: &Position, s: u8, ty: u8, sq: Square, empty: Bitboard) -> i32 {
+    let tb = r.table(s, ty);
+    let (start, len) = tb.extra_index[sq.index()];
+    tb.extras[start as usize..start as usize + len as usize]
+        .iter()
+        .filter(|e| empty.contains(e.to) && (e.block & pos.occ).is_empty())
+        .count() as i32
+}
+
+/// Blends middlegame and endgame by the non-pawn material left (256 = all of it).
+fn phase(t: &Tables, nonpawn_total: i32) -> i32 {
+    (nonpawn_total * 256 / t.start_material).clamp(0, 256)
+}
+
+/// King safety in the middlegame: own pieces beside the king, and enemy pieces close by.
+fn king_safety(r: &ChessRules, pos: &Position, s: u8, enemies: Bitboard) -> i32 {
+    let Some(k) = r.royal else { return 0 };
+    let Some(ksq) = pos.king_square(r, s) else { return 0 };
+    let zone = r.table(s, k).quiet[ksq.index()] | r.table(s, k).capture[ksq.index()];
+    let shield = (zone & pos.seat_bb[s as usize]).count() as i32;
+    let mut near = 0;
+    for e in enemies & !pos.type_bb[k as usize] {
+        near += (4 - chebyshev(e, ksq)).max(0);
+    }
+    6 * shield - 5 * near
+}
+
+/// Pushing a lone (or nearly lone) king to the edge with our own king close: how won
+/// endings are won, by mate, stalemate or the bare king alike.
+fn mop_up(r: &ChessRules, pos: &Position, strong: u8, weak: u8) -> i32 {
+    let (Some(ks), Some(kw)) = (pos.king_square(r, strong), pos.king_square(r, weak)) else { return 0 };
+    12 * centre_distance(kw) + 4 * (7 - chebyshev(ks, kw))
+}
+
+/// The two-seat evaluation from the first seat's side.
+fn eval_two(t: &Tables, r: &ChessRules, pos: &Position) -> i32 {
+    let pawns = pos.seats_pawns(t);
+    let w = seat_sums(t, r, pos, 0, pawns[1]);
+    let b = seat_sums(t, r, pos, 1, pawns[0]);
+    let ph = phase(t, w.nonpawn + b.nonpawn);
+    let mut v = w.material - b.material + w.mobility - b.mobility;
+    let mut mg = w.mg - b.mg;
+    if ph > 0 {
+        mg += king_safety(r, pos, 0, pos.seat_bb[1]) - king_safety(r, pos, 1, pos.seat_bb[0]);
+    }
+    v += (mg * ph + (w.eg - b.eg) * (256 - ph)) / 256;
+
+    // Endings: with more on the board, trade down; against a lone king (or nearly), drive it
+    // to the edge; under a bare-king rule, go for the last pieces.
+    let diff = w.material - b.material;
+    let total_pieces = (pos.piece_count(0) + pos.piece_count(1)) as i32;
+    v += diff.clamp(-600, 600) * (t.start_pieces - total_pieces).max(0) / (4 * t.start_pieces);
+    let counts = [pos.piece_count(0) as i32 - 1, pos.piece_count(1) as i32 - 1];
+    for s in 0..2usize {
+        let o = 1 - s;
+        let sign = if s == 0 { 1 } else { -1 };
+        let (mine, theirs) = ([w, b][s], [w, b][o]);
+        if r.options.bare_king != BareKing::None && counts[o] < BARE_PUSH.len() as i32 && counts[s] > counts[o] {
+            v += sign * BARE_PUSH[counts[o].max(0) as usize];
+        }
+        if theirs.nonpawn <= FERS && theirs.material <= FERS + PAWN && mine.material - theirs.material >= 300 {
+            v += sign * mop_up(r, pos, s as u8, o as u8);
+        }
+    }
+    v + if pos.to_move == 0 { TEMPO } else { -TEMPO }
+}
+
+impl Position {
+    /// Each seat's pawns (two seats).
+    fn seats_pawns(&self, t: &Tables) -> [Bitboard; 2] {
+        let mut all = Bitboard::EMPTY;
+        let mut m = t.pawns;
+        while m != 0 {
+            all |= self.type_bb[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        [all & self.seat_bb[0], all & self.seat_bb[1]]
+    }
+}
+
+/// Every seat's value with more than two seats: its material and position against the
+/// others (its target and the seat that can capture it weigh most), what it stands to lose
+/// to the seat that can capture it, and the stakes it has paid.
+fn eval_many(t: &Tables, r: &ChessRules, game: &ChessGame, out: &mut [i32]) {
+    let pos = game.position();
+    let n = r.num_seats();
+    let mut all_pawns = Bitboard::EMPTY;
+    let mut m = t.pawns;
+    while m != 0 {
+        all_pawns |= pos.type_bb[m.trailing_zeros() as usize];
+        m &= m - 1;
+    }
+    let mut sums = [SeatSums::default(); MAX_SEATS];
+    let mut nonpawn_total = 0;
+    for s in 0..n as u8 {
+        if pos.is_active(s) {
+            let enemy_pawns = all_pawns & seats_bb(pos, pos.attacker_seats(r, s) | pos.target_seats(r, s));
+            sums[s as usize] = seat_sums(t, r, pos, s, enemy_pawns);
+            nonpawn_total += sums[s as usize].nonpawn;
+        }
+    }
+    let ph = phase(t, nonpawn_total * 2 / n as i32);
+    let mut own = [0i32; MAX_SEATS];
+    let mut attacks = [Bitboard::EMPTY; MAX_SEATS];
+    for s in 0..n as u8 {
+        if !pos.is_active(s) {
+            continue;
+        }
+        let x = sums[s as usize];
+        let mut v = x.material + x.mobility / 2 + (x.mg * ph + x.eg * (256 - ph)) / 256;
+        if ph > 0 {
+            v += king_safety(r, pos, s, seats_bb(pos, pos.attacker_seats(r, s))) * ph / 256;
+        }
+        own[s as usize] = v;
+        attacks[s as usize] = attacks_of(r, pos, s);
+    }
+    let (stakes, paid) = game.ledger();
+    let mean_stake = {
+        let (sum, k) = (0..n).filter_map(|s| stakes[s]).fold((0u64, 0u64), |(a, k), x| (a + u64::from(x), k + 1));
+        (sum / k.max(1)).max(1) as i64
+    };
+    for s in 0..n as u8 {
+        let si = s as usize;
+        if !pos.is_active(s) {
+            out[si] = ELIMINATED - 1000 * (n as i32 - game.eliminated().iter().position(|&e| e == s).unwrap_or(0) as i32);
+            continue;
+        }
+        let target = pos.next_active(n, s);
+        let attacker_bits = pos.attacker_seats(r, s);
+        let mut v = own[si];
+        // The others, weighted: the target and the seat that captures us count most.
+        let mut others = 0i64;
+        let mut weight = 0i64;
+        for o in 0..n as u8 {
+            if o == s || !pos.is_active(o) {
+                continue;
+            }
+            let w = if o == target || attacker_bits >> o & 1 != 0 { 2 } else { 1 };
+            others += w * i64::from(own[o as usize]);
+            weight += w;
+        }
+        if weight > 0 {
+            v -= (others / weight) as i32;
+        }
+        // What the seat that captures us threatens, and what we threaten of our target.
+        let mut threatened = 0;
+        for a in 0..n as u8 {
+            if attacker_bits >> a & 1 != 0 {
+                threatened = threatened.max(best_victim(t, r, pos, attacks[a as usize] & pos.seat_bb[si]));
+            }
+        }
+        let threat = if target != s { best_victim(t, r, pos, attacks[si] & pos.seat_bb[target as usize]) } else { 0 };
+        v += threat / 4 - threatened / 3;
+        if pos.in_check(r, s) {
+            v -= 60;
+        }
+        // Stakes: what this seat has paid beyond the others' mean, in units of the stake.
+        let others_paid: i64 = (0..n).filter(|&o| o != si).map(|o| paid[o] as i64).sum::<i64>() / (n as i64 - 1).max(1);
+        v -= ((paid[si] as i64 - others_paid) * i64::from(STAKE_CP) / mean_stake) as i32;
+        out[si] = v.clamp(-libro_core::EVAL_LIMIT / 2, libro_core::EVAL_LIMIT / 2);
+    }
+}
+
+/// The most valuable piece standing on `victims` (a king counts as a rook: a check).
+fn best_victim(t: &Tables, r: &ChessRules, pos: &Position, victims: Bitboard) -> i32 {
+    let mut best = 0;
+    for ty in 0..r.pieces.len() {
+        if (pos.type_bb[ty] & victims).any() {
+            let v = if t.kind[ty] == Kind::King { ROOK } else { t.value[ty] };
+            best = best.max(v);
+        }
+    }
+    best
+}
+
+/// Collects the captures and promotions among the generated legal moves.
+struct TacticalSink<'a> {
+    out: &'a mut MoveList,
+    enemy: Bitboard,
+    /// Per type: the squares where a quiet move promotes (empty for non-pawns).
+    promo: [Bitboard; MAX_TYPES],
+}
+
+impl Sink for TacticalSink<'_> {
+    #[inline(always)]
+    fn add(&mut self, from: Square, piece: u8, targets: Bitboard) {
+        for to in targets & (self.enemy | self.promo[piece as usize]) {
+            self.out.push(Move::new(from, to, piece));
+        }
+    }
+    fn push_move(&mut self, mv: Move) {
+        if self.enemy.contains(mv.to()) || self.promo[mv.piece() as usize].contains(mv.to()) {
+            self.out.push(mv);
+        }
+    }
+}
+
+/// Whether any generated legal move captures.
+struct CaptureExists {
+    enemy: Bitboard,
+    found: bool,
+}
+
+impl Sink for CaptureExists {
+    #[inline(always)]
+    fn add(&mut self, _from: Square, _piece: u8, targets: Bitboard) {
+        self.found |= (targets & self.enemy).any();
+    }
+    fn push_move(&mut self, mv: Move) {
+        self.found |= self.enemy.contains(mv.to());
+    }
+}
+
+impl ChessGame {
+    /// The pieces the seat to move may capture.
+    fn enemy(&self) -> Bitboard {
+        seats_bb(self.position(), self.position().target_seats(self.rules(), self.position().to_move))
+    }
+
+    /// Whether a pawn move onto `to` by `piece` promotes (quiet moves; captures count anyway).
+    fn promotes(&self, piece: u8, to: Square) -> bool {
+        let r = self.rules();
+        let Some(p) = r.pieces[piece as usize].promotes_to else { return false };
+        let s = self.position().to_move;
+        r.table(s, piece).promo_zone.contains(to)
+            && (r.options.promotion == Promotion::Always || (self.position().type_bb[p as usize] & self.position().seat_bb[s as usize]).is_empty())
+    }
+
+    /// The squares where each type's quiet move promotes, for the seat to move.
+    fn promo_squares(&self) -> [Bitboard; MAX_TYPES] {
+        let r = self.rules();
+        let s = self.position().to_move;
+        let mut promo = [Bitboard::EMPTY; MAX_TYPES];
+        for (t, p) in r.pieces.iter().enumerate() {
+            if let Some(f) = p.promotes_to {
+                if r.options.promotion == Promotion::Always || (self.position().type_bb[f as usize] & self.position().seat_bb[s as usize]).is_empty() {
+                    promo[t] = r.table(s, t as u8).promo_zone;
+                }
+            }
+        }
+        promo
+    }
+
+    /// Forçado: whether the seat to move must capture now (a legal capture exists).
+    pub(crate) fn capture_forced(&self) -> bool {
+        if self.rules().options.forced_capture == ForcedCapture::None || self.position().bets_pending > 0 {
+            return false;
+        }
+        let mut sink = CaptureExists { enemy: self.enemy(), found: false };
+        self.position().generate(self.rules(), &mut sink);
+        sink.found
+    }
+
+    /// The value of the victims on `to` (both pieces of a shared square).
+    fn victim_value(&self, t: &Tables, to: Square) -> i32 {
+        let mut v = 0;
+        for ty in 0..self.rules().pieces.len() {
+            if self.position().type_bb[ty].contains(to) {
+                v += t.value[ty];
+            }
+        }
+        v
+    }
+}
+
+impl Heuristic for ChessGame {
+    fn evaluate(&self, seat: Seat) -> i32 {
+        let t = tables(self.rules());
+        if self.rules().num_seats() == 2 {
+            let v = eval_two(&t, self.rules(), self.position());
+            return if seat.0 == 0 { v } else { -v };
+        }
+        let mut out = [0i32; MAX_SEATS];
+        eval_many(&t, self.rules(), self, &mut out);
+        out[seat.index()]
+    }
+
+    fn evaluate_all(&self, out: &mut [i32]) {
+        let t = tables(self.rules());
+        if self.rules().num_seats() == 2 {
+            let v = eval_two(&t, self.rules(), self.position());
+            out[0] = v;
+            out[1] = -v;
+            return;
+        }
+        let mut all = [0i32; MAX_SEATS];
+        eval_many(&t, self.rules(), self, &mut all);
+        let n = self.rules().num_seats();
+        out[..n].copy_from_slice(&all[..n]);
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.is_board_move() && (self.enemy().contains(mv.to()) || self.promotes(mv.piece(), mv.to()))
+    }
+
+    /// Captures by MVV-LVA (a shared square's two victims together), promotions by their
+    /// gain; quiet moves by their piece-square gain, and in Forçado a quiet move onto a
+    /// square the opponent attacks comes first among them: it forces the opponent's hand.
+    fn order_score(&self, mv: Move) -> i32 {
+        if !mv.is_board_move() {
+            return 0;
+        }
+        let t = tables(self.rules());
+        let piece = mv.piece() as usize;
+        let (from, to) = (mv.from(), mv.to());
+        let mut score = 0;
+        if self.enemy().contains(to) {
+            score += 16 * self.victim_value(&t, to) - t.value[piece] / 8;
+        }
+        if self.promotes(mv.piece(), to) {
+            score += 16 * (FERS - PAWN);
+        }
+        if score != 0 {
+            return score;
+        }
+        let s = self.position().to_move as usize;
+        let pst = &t.pst_mg[s][piece];
+        score = i32::from(pst[to.index()]) - i32::from(pst[from.index()]);
+        if self.rules().options.forced_capture != ForcedCapture::None {
+            let occ = self.position().occ.without(from).with(to);
+            let attackers = self.position().attacker_seats(self.rules(), self.position().to_move);
+            if self.position().attackers_to(self.rules(), to, occ, attackers).any() {
+                score += 200;
+            }
+        }
+        score
+    }
+
+    fn tactical_moves(&self, out: &mut MoveList) {
+        out.clear();
+        let r = self.rules();
+        if self.is_over() || self.position().bets_pending > 0 {
+            return;
+        }
+        if r.options.stacking == Stacking::Ludii {
+            let mut all = MoveList::new();
+            self.legal_moves(&mut all);
+            out.extend(all.into_iter().filter(|&m| self.is_tactical(m)));
+            return;
+        }
+        let mut sink = TacticalSink { out, enemy: self.enemy(), promo: self.promo_squares() };
+        self.position().generate(r, &mut sink);
+        crate::forced::filter(r, self.position(), out);
+    }
+
+    /// In check, or (Forçado) bound to capture: either way the side to move may not stand
+    /// on the static value, so quiescence searches every legal move and the main search
+    /// extends the line (forced captures are how Forçado's sacrifices pay off).
+    fn in_check(&self) -> bool {
+        if self.is_over() || self.position().bets_pending > 0 {
+            return false;
+        }
+        self.position().in_check(self.rules(), self.position().to_move) || self.capture_forced()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use libro_core::Ruleset;
+
+    fn load(name: &str) -> Arc<ChessRules> {
+        let path = format!("{}/../../rulesets/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("ruleset file");
+        Arc::new(ChessRules::from_toml(&text, &path, &[]).expect("ruleset loads"))
+    }
+
+    fn game(rules: &Arc<ChessRules>, text: &str) -> ChessGame {
+        rules.parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn the_start_is_even_and_two_seat_values_are_zero_sum() {
+        for name in ["acedrex", "forcado", "short-assize", "shatranj"] {
+            let r = load(name);
+            let g = ChessGame::new(&r);
+            let (w, b) = (g.evaluate(Seat(0)), g.evaluate(Seat(1)));
+            assert_eq!(w, -b, "{name}");
+            // The setups are mirror images: only the side to move's tempo differs.
+            assert_eq!(w, TEMPO, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_piece_up_evaluates_higher_by_about_its_value() {
+        let r = load("acedrex");
+        let full = game(&r, "rnafkanr/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w d1d8 - 0 1");
+        let no_rook = game(&r, "rnafkan1/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w d1d8 - 0 1");
+        let no_fil = game(&r, "rnafk1nr/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w d1d8 - 0 1");
+        let no_fers = game(&r, "rna1kanr/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w d1 - 0 1");
+        let base = full.evaluate(Seat(0));
+        let gain = |g: &ChessGame| g.evaluate(Seat(0)) - base;
+        // Each within a pawn of the piece's value (mobility and squares move it a little).
+        assert!((gain(&no_rook) - ROOK).abs() < PAWN, "rook {}", gain(&no_rook));
+        assert!((gain(&no_fil) - FIL).abs() < PAWN, "fil {}", gain(&no_fil));
+        assert!((gain(&no_fers) - FERS).abs() < PAWN, "fers {}", gain(&no_fers));
+        assert!(gain(&no_fil) < gain(&no_fers) && gain(&no_fers) < gain(&no_rook));
+    }
+
+    #[test]
+    fn captures_are_tactical_and_ordered_most_valuable_victim_first() {
+        let r = load("acedrex");
+        // The knight on d4 can take the rook on e6 or the pawn on c6, the pawn on e5 the
+        // fers on d6 (the king is on g1, out of the rook's file).
+        let g = game(&r, "4k3/8/2pfr3/4P3/3N4/8/8/6K1 w - x 0 1");
+        let mv = |text: &str| g.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let (nxr, nxp, pxf, quiet) = (mv("d4e6"), mv("d4c6"), mv("e5d6"), mv("d4f3"));
+        assert!(g.is_tactical(nxr) && g.is_tactical(nxp) && g.is_tactical(pxf));
+        assert!(!g.is_tactical(quiet));
+        assert!(g.order_score(nxr) > g.order_score(pxf));
+        assert!(g.order_score(pxf) > g.order_score(nxp), "the fers before the pawn");
+        let mut tac = MoveList::new();
+        g.tactical_moves(&mut tac);
+        let mut got: Vec<Move> = tac.to_vec();
+        got.sort_by_key(|m| (m.from(), m.to()));
+        let mut want = vec![nxr, nxp, pxf];
+        want.sort_by_key(|m| (m.from(), m.to()));
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn forcado_captures_are_forced_and_quiescence_sees_them() {
+        let r = load("forcado");
+        // White may take the rook on a8 with the rook on a1 or the knight on c6 with the
+        // knight on d4. The rook is the most powerful victim, so only Ra1xa8 is legal.
+        let g = game(&r, "r3k3/8/2n5/8/3N4/8/8/R3K3 w - x 0 1");
+        assert!(g.in_check(), "bound to capture counts as a threat");
+        let mut tac = MoveList::new();
+        g.tactical_moves(&mut tac);
+        assert_eq!(tac.len(), 1);
+        assert_eq!(g.move_text(tac[0]), "a1a8");
+        let mut legal = MoveList::new();
+        g.legal_moves(&mut legal);
+        assert_eq!(legal.as_slice(), tac.as_slice(), "the tactical moves are all the legal moves");
+        // Acedrex: the same position forces nothing.
+        let a = game(&load("acedrex"), "r3k3/8/2n5/8/3N4/8/8/R3K3 w - x 0 1");
+        assert!(!a.in_check());
+    }
+
+    #[test]
+    fn under_a_bare_king_rule_taking_the_last_pieces_is_worth_more() {
+        let r = load("short-assize");
+        // White: king and rook against king and one pawn, or king and two pawns.
+        let one = game(&r, "4k3/4p3/8/8/8/8/8/R3K3 w - x 0 1");
+        let two = game(&r, "4k3/4p3/3p4/8/8/8/8/R3K3 w - x 0 1");
+        let gap = one.evaluate(Seat(0)) - two.evaluate(Seat(0));
+        assert!(gap > PAWN, "one pawn fewer for black is worth more than a pawn: {gap}");
+    }
+
+    #[test]
+    fn a_lone_king_is_driven_to_the_edge() {
+        let r = load("acedrex");
+        let centre = game(&r, "8/8/8/4k3/8/8/8/R3K3 w - x 0 1");
+        let edge = game(&r, "4k3/8/8/8/8/8/8/R3K3 w - x 0 1");
+        assert!(edge.evaluate(Seat(0)) > centre.evaluate(Seat(0)));
+    }
+
+    #[test]
+    fn four_seats_value_every_seat_and_the_eliminated_least() {
+        let r = load("cuatro-tiempos");
+        let g = ChessGame::new(&r);
+        let mut all = [0; 4];
+        g.evaluate_all(&mut all);
+        for s in 0..4 {
+            assert_eq!(all[s], g.evaluate(Seat(s as u8)));
+        }
+        // The start is symmetric under rotation: every seat stands alike.
+        let spread = all.iter().max().unwrap() - all.iter().min().unwrap();
+        assert!(spread < 40, "{all:?}");
+    }
+}
