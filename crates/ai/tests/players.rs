@@ -162,11 +162,11 @@ fn score(rules: &Arc<TronRules>, a: &str, b: &str, games: u32) -> f64 {
 #[test]
 fn stronger_levels_win_on_light_cycles() {
     let rules = tron_rules(7);
-    // The novice is beaten by a modest search and by the strongest level tested here.
+    // The novice loses to a modest search; a full search beats both baselines.
     let s = score(&rules, "ai:4", "ai:1", 40);
     assert!(s >= 0.8, "ai:4 against ai:1 scored {s}");
-    let s = score(&rules, "ai:6", "random", 40);
-    assert!(s >= 0.95, "ai:6 against random scored {s}");
-    let s = score(&rules, "ai:6", "greedy", 40);
-    assert!(s >= 0.8, "ai:6 against greedy scored {s}");
+    let s = score(&rules, "ai:5", "random", 40);
+    assert!(s >= 0.95, "ai:5 against random scored {s}");
+    let s = score(&rules, "ai:5", "greedy", 40);
+    assert!(s >= 0.8, "ai:5 against greedy scored {s}");
 }
