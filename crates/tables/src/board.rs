@@ -122,7 +122,7 @@ impl Board {
         let side_names = ["the player not on roll", "the player on roll"];
         for (k, seat) in [1 - on_roll, on_roll].into_iter().enumerate() {
             let mut total = 0u8;
-            for p in 1..=usize::from(BAR) {
+            for slot in counts[seat].iter_mut().skip(1) {
                 let mut n = 0u8;
                 while i < 80 && bit_at(i) {
                     n += 1;
@@ -138,7 +138,7 @@ impl Board {
                     ));
                 }
                 i += 1;
-                counts[seat][p] = n;
+                *slot = n;
                 total = total.saturating_add(n);
             }
             if total > checkers.min(MAX_CHECKERS) {

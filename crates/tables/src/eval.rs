@@ -129,17 +129,28 @@ fn shot_weight(t: &Tables, reach_mask: u32) -> u32 {
 
 /// Position terms of `seat` alone: made points, primes, stacks, the bar, and the blots the
 /// other seat can shoot at (weighted by `shot_scale` / 4: the roll to come or a later one).
-fn structure(t: &Tables, rules: &TablesRules, board: &crate::board::Board, seat: usize, shot_scale: i32, pip_value: i32) -> i32 {
+fn structure(
+    t: &Tables,
+    rules: &TablesRules,
+    board: &crate::board::Board,
+    seat: usize,
+    shot_scale: i32,
+    pip_value: i32,
+) -> i32 {
     let me = board.counts(seat);
     let other = board.counts(1 - seat);
     let cross = &rules.cross[seat];
     let mut v = 0;
     let mut run = 0usize;
     let mut best_run = 0usize;
-    for p in 1..=24usize {
-        let n = me[p];
+    for (p, &n) in me.iter().enumerate().take(25).skip(1) {
         if n >= 2 {
-            v += POINT_MADE + if p <= usize::from(rules.home) { HOME_POINT } else { 0 };
+            v += POINT_MADE
+                + if p <= usize::from(rules.home) {
+                    HOME_POINT
+                } else {
+                    0
+                };
             run += 1;
             best_run = best_run.max(run);
             if n > 4 {
@@ -193,7 +204,9 @@ fn structure(t: &Tables, rules: &TablesRules, board: &crate::board::Board, seat:
 /// Pips to bear off: each checker's point (the bar counts 25).
 fn pips(board: &crate::board::Board, seat: usize) -> i32 {
     let c = board.counts(seat);
-    (1..=usize::from(BAR)).map(|p| p as i32 * i32::from(c[p])).sum()
+    (1..=usize::from(BAR))
+        .map(|p| p as i32 * i32::from(c[p]))
+        .sum()
 }
 
 /// The evaluation from the first seat's side.
@@ -274,7 +287,10 @@ impl Heuristic for TablesGame {
             }
         }
         for (p, &n) in landed.iter().enumerate().skip(1).take(24) {
-            if n > 0 && self.board().count(s, p as u8) + n >= 2 && self.board().count(s, p as u8) < 2 {
+            if n > 0
+                && self.board().count(s, p as u8) + n >= 2
+                && self.board().count(s, p as u8) < 2
+            {
                 score += 6;
             }
         }
@@ -342,7 +358,11 @@ mod tests {
                 match g.phase() {
                     Phase::Roll(s) => {
                         let odds = g.falla_odds().expect("on roll");
-                        assert_eq!(falla_weight(&r, g.board(), s.index()), odds.falla_weight, "{g}");
+                        assert_eq!(
+                            falla_weight(&r, g.board(), s.index()),
+                            odds.falla_weight,
+                            "{g}"
+                        );
                         let c = g.sample_chance();
                         g.apply_chance(c);
                     }
@@ -368,9 +388,22 @@ mod tests {
         // the 6-point, 5 on the 5 and 4 on the 4 is 77.
         let short = side(&[(6, 5), (5, 5), (4, 5)]);
         let long = side(&[(6, 6), (5, 5), (4, 4)]);
-        assert_eq!((pips(&Board::from_counts([short, long]), 0), pips(&Board::from_counts([short, long]), 1)), (75, 77));
-        let ahead = TablesGame::from_parts(r.clone(), Board::from_counts([short, long]), Phase::Roll(Seat(0))).expect("race");
-        let behind = TablesGame::from_parts(r, Board::from_counts([long, short]), Phase::Roll(Seat(0))).expect("race");
+        assert_eq!(
+            (
+                pips(&Board::from_counts([short, long]), 0),
+                pips(&Board::from_counts([short, long]), 1)
+            ),
+            (75, 77)
+        );
+        let ahead = TablesGame::from_parts(
+            r.clone(),
+            Board::from_counts([short, long]),
+            Phase::Roll(Seat(0)),
+        )
+        .expect("race");
+        let behind =
+            TablesGame::from_parts(r, Board::from_counts([long, short]), Phase::Roll(Seat(0)))
+                .expect("race");
         assert!(ahead.evaluate(Seat(0)) > 0, "{}", ahead.evaluate(Seat(0)));
         assert!(behind.evaluate(Seat(0)) < 0, "{}", behind.evaluate(Seat(0)));
     }

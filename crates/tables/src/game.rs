@@ -449,7 +449,7 @@ impl Game for TablesGame {
                 }
             }
         }
-        let next = if self.board.in_play(s) == 0 {
+        let next = if self.board.count(s, OFF) == self.rules.checkers {
             Phase::Over(Ending::BoreOff { winner: seat })
         } else {
             Phase::Roll(Seat(o as u8))

@@ -72,8 +72,9 @@ pub(crate) struct Mover {
     blots: u32,
     /// Bits of points outside the home table, the bar included.
     outside: u32,
-    /// The resulting position, exactly: own counts on points 1–25 (4 bits each) and the hit
-    /// points (bits 100–123).
+    /// The resulting position, exactly, relative to the start of the turn: the change in own
+    /// counts on points 1–25 (4 bits each, wrapping) plus the points hit (bits 100–123).
+    /// Counts stay within 0–15, so from one start equal keys mean equal positions.
     pub key: u128,
     checkers: u8,
     home: u8,
@@ -88,25 +89,29 @@ const HIT_SHIFT: u32 = 100;
 impl Mover {
     pub fn new(rules: &TablesRules, board: &Board, seat: usize) -> Mover {
         let me = *board.counts(seat);
+        let other = board.counts(1 - seat);
+        let cross = &rules.cross[seat];
         let mut occ = 0u32;
-        let mut key = 0u128;
-        for p in 1..=usize::from(BAR) {
-            if me[p] > 0 {
-                occ |= 1 << p;
-            }
-            key |= u128::from(me[p]) << (4 * (p - 1));
+        for (p, &n) in me.iter().enumerate().skip(1) {
+            occ |= u32::from(n > 0) << p;
         }
+        let closing = if rules.hitting { 2 } else { 1 };
         let mut closed = 0u32;
         let mut blots = 0u32;
         let mut opp = [0u8; 25];
-        for p in 1..25 {
-            let n = board.count(1 - seat, rules.cross[seat][p]);
-            opp[p] = n;
-            if n >= 2 || (n == 1 && !rules.hitting) {
-                closed |= 1 << p;
-            } else if n == 1 {
-                blots |= 1 << p;
+        if rules.opposite {
+            // The usual board: the other side's own point 25 − p is this side's point p.
+            for (p, &n) in other[1..25].iter().rev().enumerate() {
+                opp[p + 1] = n;
             }
+        } else {
+            for p in 1..25 {
+                opp[p] = other[usize::from(cross[p])];
+            }
+        }
+        for (p, &n) in opp.iter().enumerate().skip(1) {
+            closed |= u32::from(n >= closing) << p;
+            blots |= u32::from(rules.hitting && n == 1) << p;
         }
         let outside = ((1u32 << 26) - 1) & !((2u32 << rules.home) - 1);
         Mover {
@@ -115,7 +120,7 @@ impl Mover {
             closed,
             blots,
             outside,
-            key,
+            key: 0,
             checkers: rules.checkers,
             home: rules.home,
             exact: rules.bear_off == BearOff::Exact,
@@ -204,18 +209,18 @@ impl Mover {
         if self.me[f] == 0 {
             self.occ &= !(1 << from);
         }
-        self.key -= 1 << (4 * (f - 1));
+        self.key = self.key.wrapping_sub(1 << (4 * (f - 1)));
         let t = usize::from(to);
         self.me[t] += 1;
         if to == OFF {
             return false;
         }
         self.occ |= 1 << to;
-        self.key += 1 << (4 * (t - 1));
+        self.key = self.key.wrapping_add(1 << (4 * (t - 1)));
         let hit = self.blots >> to & 1 == 1;
         if hit {
             self.blots &= !(1 << to);
-            self.key |= 1 << (HIT_SHIFT + u32::from(to) - 1);
+            self.key = self.key.wrapping_add(1 << (HIT_SHIFT + u32::from(to) - 1));
         }
         hit
     }
@@ -229,24 +234,29 @@ impl Mover {
             if self.me[t] == 0 {
                 self.occ &= !(1 << to);
             }
-            self.key -= 1 << (4 * (t - 1));
+            self.key = self.key.wrapping_sub(1 << (4 * (t - 1)));
             if hit {
                 self.blots |= 1 << to;
-                self.key &= !(1 << (HIT_SHIFT + u32::from(to) - 1));
+                self.key = self.key.wrapping_sub(1 << (HIT_SHIFT + u32::from(to) - 1));
             }
         }
         let f = usize::from(from);
         self.me[f] += 1;
         self.occ |= 1 << from;
-        self.key += 1 << (4 * (f - 1));
+        self.key = self.key.wrapping_add(1 << (4 * (f - 1)));
     }
 
     /// Depth-first search over the dice in `order`: every sequence of legal steps, ending
     /// when the dice are used up, when every checker is off, or when no die can be played.
     ///
-    /// Two dice of the same value played one after the other are tried only from a point
-    /// no higher than the one before: the other order reaches the same positions, and
-    /// moving the higher checker first is never less legal. Returns true if the sink stops.
+    /// Each step starts from a point no higher than the step before. Any legal sequence can
+    /// be put in that order: two steps in a row from a lower point `p` and then a higher
+    /// point `q` (the second not moving the checker the first landed, which is lower still)
+    /// may swap. The swap keeps the steps, so the position reached, and stays legal: the
+    /// landings are the same points; bearing off from `q` needed the checker from `p` home
+    /// already (as `p < q`), and bearing off from `p` by a higher die was not allowed while
+    /// `q` stood above it, so it was exact; and the bar, the highest point, goes first.
+    /// Returns true if the sink stops.
     fn search<S: Sink>(
         &mut self,
         order: &[u8],
@@ -260,9 +270,7 @@ impl Mover {
         }
         let die = order[depth];
         let mut sources = self.sources();
-        if depth > 0 && order[depth - 1] == die {
-            sources &= (2u32 << prev_from) - 1;
-        }
+        sources &= (2u32 << prev_from) - 1;
         let mut moved = false;
         while sources != 0 {
             let from = (31 - sources.leading_zeros()) as u8;
@@ -328,55 +336,64 @@ impl Mover {
         out
     }
 
-    /// A random legal play, built die by die: each step is drawn among the single-die steps
-    /// after which the remaining dice can still all be played. Not uniform over plays; fast.
-    /// `None` if the dice cannot all be played (a falla).
+    /// A random legal play: the first complete sequence of a search that takes the dice
+    /// orders from a random one on and, at every step, the points in a random rotation.
+    /// Not uniform over the distinct plays; one search, so fast. `None` if the dice cannot
+    /// all be played (a falla).
     pub fn random_play(&mut self, dice: &[u8], rng: &mut impl rand::Rng) -> Option<Play> {
-        let mut left: arrayvec::ArrayVec<u8, MAX_DICE> = dice.iter().copied().collect();
-        let mut play = Play::default();
-        let mut done: arrayvec::ArrayVec<(u8, u8, bool), MAX_DICE> = arrayvec::ArrayVec::new();
-        while !left.is_empty() && !self.all_off() {
-            let mut options: arrayvec::ArrayVec<(usize, u8, u8), 48> = arrayvec::ArrayVec::new();
-            let sources = self.sources();
-            let mut s = sources;
-            while s != 0 {
-                let from = (31 - s.leading_zeros()) as u8;
-                s &= !(1 << from);
-                for (i, &die) in left.iter().enumerate() {
-                    if left[..i].contains(&die) {
-                        continue;
-                    }
-                    if let Some(to) = self.target(from, die) {
-                        options.push((i, from, to));
-                    }
-                }
+        let orders = orders(dice);
+        let mut bits = rng.next_u64();
+        let first = (bits % orders.len() as u64) as usize;
+        bits /= 8;
+        let mut steps = [Step::new(1, 0, false).expect("1/off is a step"); MAX_DICE];
+        for k in 0..orders.len() {
+            let order = &orders[(first + k) % orders.len()][..dice.len()];
+            if let Some(len) = self.search_random(order, 0, BAR, &mut steps, &mut bits, rng) {
+                return Play::new(&steps[..len]);
             }
-            let mut chosen = None;
-            while !options.is_empty() {
-                let k = rng.gen_range(0..options.len());
-                let (i, from, to) = options.swap_remove(k);
+        }
+        None
+    }
+
+    /// [`Mover::search`] for one complete sequence, trying the points in a random rotation
+    /// (still from no higher point than the step before); returns its length, leaving the
+    /// mover as it was. `bits` is a store of random bits, refilled from `rng`.
+    fn search_random(
+        &mut self,
+        order: &[u8],
+        depth: usize,
+        prev_from: u8,
+        steps: &mut [Step; MAX_DICE],
+        bits: &mut u64,
+        rng: &mut impl rand::Rng,
+    ) -> Option<usize> {
+        if depth == order.len() || self.all_off() {
+            return Some(depth);
+        }
+        let die = order[depth];
+        let mut sources = self.sources();
+        sources &= (2u32 << prev_from) - 1;
+        if *bits < 32 {
+            *bits = rng.next_u64() | 1 << 63;
+        }
+        let turn = (*bits & 31) as u32;
+        *bits >>= 5;
+        let mut rotated = sources.rotate_right(turn);
+        while rotated != 0 {
+            let i = rotated.trailing_zeros();
+            rotated &= rotated - 1;
+            let from = ((i + turn) % 32) as u8;
+            if let Some(to) = self.target(from, die) {
                 let hit = self.apply(from, to);
-                let die = left.remove(i);
-                if self.can_finish(&left) {
-                    chosen = Some((from, to, hit));
-                    break;
-                }
-                left.insert(i, die);
+                steps[depth] = Step::new(from, to, hit).expect("a generated step is well formed");
+                let done = self.search_random(order, depth + 1, from, steps, bits, rng);
                 self.undo(from, to, hit);
-            }
-            let Some((from, to, hit)) = chosen else {
-                for &(from, to, hit) in done.iter().rev() {
-                    self.undo(from, to, hit);
+                if done.is_some() {
+                    return done;
                 }
-                return None;
-            };
-            done.push((from, to, hit));
-            play.push(Step::new(from, to, hit).expect("a generated step is well formed"));
+            }
         }
-        for &(from, to, hit) in done.iter().rev() {
-            self.undo(from, to, hit);
-        }
-        Some(play)
+        None
     }
 }
 
@@ -469,10 +486,15 @@ impl<B: MoveBuffer<Play>> Sink for Collect<'_, B> {
     }
 }
 
-const SET_BITS: u32 = 13;
+/// Table sizes of [`PlaySet`]: small for the usual few dozen plays (it stays in the L1
+/// cache), growing to hold [`MAX_PLAYS`] at most 60% full.
+const SET_MIN_BITS: u32 = 8;
+const SET_MAX_BITS: u32 = 13;
 
 /// A set of resulting-position keys, cleared in O(1) by bumping a stamp.
 struct PlaySet {
+    bits: u32,
+    len: usize,
     keys: Vec<u128>,
     stamps: Vec<u32>,
     stamp: u32,
@@ -481,13 +503,16 @@ struct PlaySet {
 impl PlaySet {
     fn new() -> PlaySet {
         PlaySet {
-            keys: vec![0; 1 << SET_BITS],
-            stamps: vec![0; 1 << SET_BITS],
+            bits: SET_MIN_BITS,
+            len: 0,
+            keys: vec![0; 1 << SET_MIN_BITS],
+            stamps: vec![0; 1 << SET_MIN_BITS],
             stamp: 1,
         }
     }
 
     fn clear(&mut self) {
+        self.len = 0;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.stamps.iter_mut().for_each(|s| *s = 0);
@@ -495,17 +520,42 @@ impl PlaySet {
         }
     }
 
+    #[inline]
+    fn slot(&self, key: u128) -> usize {
+        let h = ((key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        (h >> (64 - self.bits)) as usize
+    }
+
+    /// Doubles the table, keeping the keys of the current stamp.
+    fn grow(&mut self) {
+        let old: Vec<u128> = (0..self.keys.len())
+            .filter(|&i| self.stamps[i] == self.stamp)
+            .map(|i| self.keys[i])
+            .collect();
+        self.bits += 1;
+        self.keys = vec![0; 1 << self.bits];
+        self.stamps = vec![0; 1 << self.bits];
+        self.stamp = 1;
+        self.len = 0;
+        for k in old {
+            self.insert(k);
+        }
+    }
+
     /// Inserts `key`; false if it was already there.
     #[inline]
     fn insert(&mut self, key: u128) -> bool {
-        let h = ((key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-            .wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        let mask = (1usize << SET_BITS) - 1;
-        let mut i = (h >> (64 - SET_BITS)) as usize;
+        if 2 * self.len >= self.keys.len() && self.bits < SET_MAX_BITS {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = self.slot(key);
         loop {
             if self.stamps[i] != self.stamp {
                 self.stamps[i] = self.stamp;
                 self.keys[i] = key;
+                self.len += 1;
                 return true;
             }
             if self.keys[i] == key {
@@ -549,7 +599,13 @@ pub fn generate_plays<B: MoveBuffer<Play>>(
 
 /// Finds the listed play (the first found, as [`generate_plays`] lists it) whose resulting
 /// position has `key`, without listing the others.
-pub(crate) fn find_play(rules: &TablesRules, board: &Board, seat: usize, dice: Dice, key: u128) -> Option<Play> {
+pub(crate) fn find_play(
+    rules: &TablesRules,
+    board: &Board,
+    seat: usize,
+    dice: Dice,
+    key: u128,
+) -> Option<Play> {
     let mut mover = Mover::new(rules, board, seat);
     let n = dice.len();
     let want = if rules.falla {
@@ -559,7 +615,13 @@ pub(crate) fn find_play(rules: &TablesRules, board: &Board, seat: usize, dice: D
         mover.search_all(dice.values(), &mut most);
         most.best
     };
-    let mut find = Find { key, want, n, all_dice: rules.falla, found: None };
+    let mut find = Find {
+        key,
+        want,
+        n,
+        all_dice: rules.falla,
+        found: None,
+    };
     mover.search_all(dice.values(), &mut find);
     find.found
 }
@@ -624,10 +686,15 @@ mod tests {
         assert!(set.insert(5 << 100));
         set.clear();
         assert!(set.insert(5));
-        // Fill past one probe run: keys that collide in the top bits still all go in.
-        for k in 0..3000u128 {
-            set.insert(k << 64);
+        // Grow past the smallest table, to the largest number of plays, keeping every key.
+        for k in 0..MAX_PLAYS as u128 {
+            assert!(set.insert(k << 64), "{k} is new");
         }
-        assert!(!set.insert(2999 << 64));
+        assert!(!set.insert(5));
+        for k in 0..MAX_PLAYS as u128 {
+            assert!(!set.insert(k << 64), "{k} is in");
+        }
+        set.clear();
+        assert!(set.insert(7 << 64));
     }
 }

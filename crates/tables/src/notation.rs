@@ -108,11 +108,6 @@ impl Play {
     pub fn is_empty(&self) -> bool {
         self.steps[0].is_none()
     }
-
-    pub(crate) fn push(&mut self, step: Step) {
-        let n = self.len();
-        self.steps[n] = Some(step);
-    }
 }
 
 impl fmt::Display for Play {

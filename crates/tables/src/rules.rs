@@ -98,6 +98,8 @@ pub struct TablesRules {
     path: [[u8; 25]; 2],
     /// `cross[s][p]`: the other seat's own number for seat `s`'s own point `p` (1–24).
     pub(crate) cross: [[u8; 25]; 2],
+    /// Whether the paths run in opposite directions over the same points (`cross` is 25 − p).
+    pub(crate) opposite: bool,
     pub(crate) start: Board,
     pub(crate) dice_count: u8,
     pub(crate) dice_sides: u8,
@@ -449,6 +451,7 @@ impl TablesRules {
             home,
             path,
             cross,
+            opposite: (1..25).all(|p| usize::from(cross[0][p]) == 25 - p),
             start,
             dice_count: count,
             dice_sides: sides,

@@ -25,7 +25,13 @@ fn cross_check(rules: &Arc<TablesRules>, exact: bool, games: u64, rolls: usize) 
                     if let libro_tables::Phase::Roll(seat) = game.phase() {
                         for _ in 0..rolls {
                             let values: Vec<u8> = (0..3).map(|_| rng.gen_range(1..=6)).collect();
-                            compare(rules, &game, seat.index(), Dice::new(&values).unwrap(), exact);
+                            compare(
+                                rules,
+                                &game,
+                                seat.index(),
+                                Dice::new(&values).unwrap(),
+                                exact,
+                            );
                             compared += 1;
                         }
                     }
@@ -46,13 +52,28 @@ fn cross_check(rules: &Arc<TablesRules>, exact: bool, games: u64, rolls: usize) 
 
 fn compare(rules: &Arc<TablesRules>, game: &TablesGame, seat: usize, dice: Dice, exact: bool) {
     let found = game.plays_for(dice).unwrap();
-    let reached: Vec<_> = found.plays.iter().map(|p: &Play| after(game.board(), seat, p)).collect();
+    let reached: Vec<_> = found
+        .plays
+        .iter()
+        .map(|p: &Play| after(game.board(), seat, p))
+        .collect();
     let distinct: HashSet<_> = reached.iter().copied().collect();
     let expected = reference_results(rules, game.board(), seat, dice.values(), exact);
     let id = game.board().gnubg_id(seat);
-    assert_eq!(distinct.len(), reached.len(), "{id} {dice}: two listed plays reach the same position");
-    assert_eq!(distinct, expected, "{id} {dice}: the plays reach other positions than the plain generator's");
-    assert_eq!(found.falla, expected.is_empty(), "{id} {dice}: falla verdict");
+    assert_eq!(
+        distinct.len(),
+        reached.len(),
+        "{id} {dice}: two listed plays reach the same position"
+    );
+    assert_eq!(
+        distinct, expected,
+        "{id} {dice}: the plays reach other positions than the plain generator's"
+    );
+    assert_eq!(
+        found.falla,
+        expected.is_empty(),
+        "{id} {dice}: falla verdict"
+    );
 }
 
 #[test]
@@ -78,11 +99,32 @@ fn every_roll_from_the_start_matches_the_plain_generator() {
 }
 
 #[test]
+fn a_spread_position_with_thousands_of_plays_matches_the_plain_generator() {
+    // White: one checker on each point 10-24; black all on the bar, so nothing blocks or
+    // is hit. Three different dice give thousands of distinct plays (6-5-4: 2480), the
+    // far end of what the fixed move buffer must hold.
+    let rules = fallas();
+    let white: Vec<(u8, u8)> = (10..=24).map(|p| (p, 1)).collect();
+    let game = to_roll(&rules, &white, &[(libro_tables::BAR, 15)], WHITE);
+    for roll in rules.rolls() {
+        compare(&rules, &game, 0, roll.outcome, false);
+    }
+    assert!(
+        game.plays_for("6-5-4".parse().unwrap())
+            .unwrap()
+            .plays
+            .len()
+            > 2000
+    );
+}
+
+#[test]
 fn start_falla_probability_is_one_in_216() {
-    // By the plain generator over all 216 ordered rolls: only 5-5-5 cannot be played (every
-    // 5 is blocked, see tests/rules.rs); any other die moves a checker somewhere a 5 is open
-    // from (24/23 23/18, 24/22 22/17, 24/21 21/16, 24/20 20/15, 24/18 18/13, 6/x is never
-    // needed).
+    // By the plain generator over all 216 ordered rolls. By hand: only the 5s are ever
+    // blocked at the start (24/19 and 6/1); any other die n takes a checker from 24 to
+    // 24 − n (open for n ≠ 5), from where a 5 is open (23/18, 22/17, 21/16, 20/15, 18/13)
+    // and then again (to 13, 12, 11, 10, 8). Rolls without a 5 play freely from 24 and 6.
+    // So only 5-5-5 is a falla: 1 of 216.
     let rules = fallas();
     let start = [(6, 13), (24, 2)];
     let game = to_roll(&rules, &start, &start, WHITE);
@@ -99,7 +141,12 @@ fn start_falla_probability_is_one_in_216() {
     assert_eq!(fallas, 1);
     let odds = game.falla_odds().unwrap();
     assert_eq!((odds.falla_weight, odds.total), (fallas, 216));
-    let only: Vec<String> = odds.rolls.iter().filter(|r| r.falla).map(|r| r.dice.to_string()).collect();
+    let only: Vec<String> = odds
+        .rolls
+        .iter()
+        .filter(|r| r.falla)
+        .map(|r| r.dice.to_string())
+        .collect();
     assert_eq!(only, ["5-5-5"]);
 }
 
@@ -144,7 +191,9 @@ fn random_die_by_die_plays_are_listed_plays() {
                 game.apply_chance(o);
             } else {
                 let p = game.random_play(&mut rng).unwrap();
-                let listed = game.parse_move(&p.to_string()).expect("a random play is legal");
+                let listed = game
+                    .parse_move(&p.to_string())
+                    .expect("a random play is legal");
                 assert!(game.plays().contains(&listed));
                 game.play(listed);
             }

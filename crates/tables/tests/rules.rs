@@ -35,7 +35,10 @@ fn the_opening_roll_off_is_one_die_each_and_equal_dice_roll_again() {
     assert_eq!(game.phase(), Phase::Roll(BLACK));
     game.chance_outcomes(&mut outcomes);
     assert_eq!(outcomes.len(), 56, "three dice: 56 unordered rolls");
-    assert_eq!(outcomes.iter().map(|c: &Chance<_>| c.weight).sum::<u32>(), 216);
+    assert_eq!(
+        outcomes.iter().map(|c: &Chance<_>| c.weight).sum::<u32>(),
+        216
+    );
     roll(&mut game, "6-4-1");
     assert_eq!(game.turn(), Turn::Seat(BLACK));
     // And white would have started on 6:3.
@@ -94,12 +97,23 @@ fn each_die_moves_one_checker_in_any_order_and_one_checker_may_take_all() {
     assert_eq!(board.count(0, 13), 1);
     assert_eq!(board.count(0, 24), 0);
     // Every written order is that same play; the combined `24/13` too.
-    for text in ["24/18 18/14 14/13", "24/20 20/19 19/13", "24/20/14/13", "24/13"] {
+    for text in [
+        "24/18 18/14 14/13",
+        "24/20 20/19 19/13",
+        "24/20/14/13",
+        "24/13",
+    ] {
         assert_eq!(game.parse_move(text).unwrap(), list[0], "{text}");
     }
     // The 1 first is illegal, and the error says why.
-    let e = game.parse_move("24/23 23/19 19/13").unwrap_err().to_string();
-    assert!(e.contains("point 23 is closed") && e.contains("2 checkers"), "{e}");
+    let e = game
+        .parse_move("24/23 23/19 19/13")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("point 23 is closed") && e.contains("2 checkers"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -134,10 +148,19 @@ fn no_landing_on_two_or_more_opposing_checkers() {
     let list = game.plays();
     assert_eq!(list.len(), 1);
     assert_eq!(after(game.board(), 0, &list[0]).count(0, 17), 1);
-    let e = game.parse_move("24/20 20/18 18/17").unwrap_err().to_string();
+    let e = game
+        .parse_move("24/20 20/18 18/17")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("point 20 is closed"), "{e}");
-    let e = game.parse_move("24/22 22/18 18/17").unwrap_err().to_string();
-    assert!(e.contains("point 18 is closed") && e.contains("3 checkers"), "{e}");
+    let e = game
+        .parse_move("24/22 22/18 18/17")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("point 18 is closed") && e.contains("3 checkers"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -157,9 +180,15 @@ fn a_lone_opposing_checker_is_hit_and_goes_to_the_bar() {
     let quiet = game.parse_move("24/22/19/18").unwrap();
     assert!(quiet.steps().all(|s| !s.hit()));
     // `24/18` alone does not say which: the reader asks for the points in between.
-    assert!(matches!(game.parse_move("24/18"), Err(MoveError::Ambiguous { .. })));
+    assert!(matches!(
+        game.parse_move("24/18"),
+        Err(MoveError::Ambiguous { .. })
+    ));
     // A hit claimed where there is no lone checker is refused.
-    let e = game.parse_move("24/22* 22/19 19/18").unwrap_err().to_string();
+    let e = game
+        .parse_move("24/22* 22/19 19/18")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("no lone opposing checker on point 22"), "{e}");
     // Playing the hit sends black's checker to the bar, and black is to roll.
     let mut g = game.clone();
@@ -182,9 +211,15 @@ fn a_checker_on_the_bar_enters_first_on_point_25_minus_n() {
     for p in game.plays() {
         assert_eq!(p.steps().next().unwrap().from(), BAR, "{p}");
     }
-    let e = game.parse_move("13/10 bar/23 23/22").unwrap_err().to_string();
+    let e = game
+        .parse_move("13/10 bar/23 23/22")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("on the bar, which must enter"), "{e}");
-    let e = game.parse_move("bar/24 13/11 13/10").unwrap_err().to_string();
+    let e = game
+        .parse_move("bar/24 13/11 13/10")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("point 24 is closed"), "{e}");
     assert!(game.parse_move("bar/22 13/11 13/12").is_ok());
     // Two on the bar: both dice of the entries go first.
@@ -251,7 +286,13 @@ fn falla_by_a_five_point_block_depends_on_the_sixes() {
     assert!(!falla("6-4-2"));
     assert!(!falla("6-5-1"));
     assert!(falla("6-5-5"));
-    assert_eq!(game.plays_for("6-5-1".parse().unwrap()).unwrap().plays.len(), 1);
+    assert_eq!(
+        game.plays_for("6-5-1".parse().unwrap())
+            .unwrap()
+            .plays
+            .len(),
+        1
+    );
 }
 
 #[test]
@@ -267,7 +308,13 @@ fn bearing_off_only_with_all_fifteen_home_and_its_falla() {
     assert!(game.plays_for("6-6-6".parse().unwrap()).unwrap().falla);
     // With 6-6-5 the 5 takes it to 8 (open), a 6 then home to 2, and now all fifteen are
     // home: the last 6 bears off from 6. One play.
-    assert_eq!(game.plays_for("6-6-5".parse().unwrap()).unwrap().plays.len(), 1);
+    assert_eq!(
+        game.plays_for("6-6-5".parse().unwrap())
+            .unwrap()
+            .plays
+            .len(),
+        1
+    );
     let mut g = game.clone();
     roll(&mut g, "6-6-5");
     assert_eq!(plays(&g), ["13/8 8/2 6/off"]);
@@ -281,7 +328,10 @@ fn bearing_off_only_with_all_fifteen_home_and_its_falla() {
     let g = to_move(&rules, &white_near, &black, WHITE, "6-6-6");
     assert_eq!(plays(&g), ["8/2 6/off 6/off"]);
     let e = g.parse_move("6/off 8/2 6/off").unwrap_err().to_string();
-    assert!(e.contains("all your checkers in your home table") && e.contains("1 is outside"), "{e}");
+    assert!(
+        e.contains("all your checkers in your home table") && e.contains("1 is outside"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -333,7 +383,10 @@ fn a_standard_higher_die_bears_off_only_from_the_highest_point() {
     let g = to_move(&rules, &white, &black, WHITE, "5-5-5");
     assert_eq!(plays(&g), ["6/1 1/off 1/off"]);
     let e = g.parse_move("1/off 6/1 1/off").unwrap_err().to_string();
-    assert!(e.contains("only if no checker stands higher") && e.contains("point 6"), "{e}");
+    assert!(
+        e.contains("only if no checker stands higher") && e.contains("point 6"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -399,9 +452,16 @@ fn a_dead_end_step_is_not_offered_die_by_die() {
     let game = to_move(&rules, &white, &black, WHITE, "4-3-1");
     assert_eq!(plays(&game), ["24/23 23/19 19/16"]);
     let mut turn = libro_tables::TurnBuilder::new(&game).unwrap();
-    let offered: Vec<String> = turn.legal_steps().iter().map(|s| s.step.to_string()).collect();
+    let offered: Vec<String> = turn
+        .legal_steps()
+        .iter()
+        .map(|s| s.step.to_string())
+        .collect();
     assert_eq!(offered, ["24/23"]);
-    assert!(matches!(turn.step_text("24/21"), Err(MoveError::DeadEnd { .. })));
+    assert!(matches!(
+        turn.step_text("24/21"),
+        Err(MoveError::DeadEnd { .. })
+    ));
     let e = turn.step(4, 24).unwrap_err().to_string();
     assert!(e.contains("point 20 is closed"), "{e}");
     turn.step_text("24/23").unwrap();
@@ -440,9 +500,18 @@ fn notation_reads_back_every_listed_play() {
         }
     }
     let game = to_move(&rules, START, START, WHITE, "6-4-1");
-    assert!(matches!(game.parse_move("24/18 18/14"), Err(MoveError::Incomplete { .. })));
-    assert!(matches!(game.parse_move("24/18 18/14 14/10 10/9"), Err(MoveError::Notation(_))));
-    assert!(matches!(game.parse_move("pass"), Err(MoveError::Incomplete { .. })));
+    assert!(matches!(
+        game.parse_move("24/18 18/14"),
+        Err(MoveError::Incomplete { .. })
+    ));
+    assert!(matches!(
+        game.parse_move("24/18 18/14 14/10 10/9"),
+        Err(MoveError::Notation(_))
+    ));
+    assert!(matches!(
+        game.parse_move("pass"),
+        Err(MoveError::Incomplete { .. })
+    ));
     let e = game.parse_move("13/9 24/18 6/5").unwrap_err().to_string();
     assert!(e.contains("no checker on point 13"), "{e}");
     let e = game.parse_move("24/22 24/18 6/5").unwrap_err().to_string();
@@ -453,7 +522,10 @@ fn notation_reads_back_every_listed_play() {
 fn a_seat_not_to_move_has_no_play() {
     let rules = fallas();
     let game = to_roll(&rules, START, START, WHITE);
-    assert!(matches!(game.parse_move("24/18 18/14 14/13"), Err(MoveError::NotToMove(_))));
+    assert!(matches!(
+        game.parse_move("24/18 18/14 14/13"),
+        Err(MoveError::NotToMove(_))
+    ));
     assert!(game.plays().is_empty());
     let _: Seat = game.analysed_seat().unwrap();
     assert!(Play::default().is_empty());

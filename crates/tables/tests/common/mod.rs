@@ -13,13 +13,23 @@ pub const BLACK: Seat = Seat(1);
 
 /// The shipped `rulesets/fallas.toml`.
 pub fn fallas_text() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/fallas.toml")).expect("rulesets/fallas.toml")
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../rulesets/fallas.toml"
+    ))
+    .expect("rulesets/fallas.toml")
 }
 
 /// Fallas with option overrides.
 pub fn fallas_with(overrides: &[(&str, &str)]) -> Arc<TablesRules> {
-    let o: Vec<(String, String)> = overrides.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    Arc::new(TablesRules::from_toml(&fallas_text(), "rulesets/fallas.toml", &o).expect("fallas.toml loads"))
+    let o: Vec<(String, String)> = overrides
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    Arc::new(
+        TablesRules::from_toml(&fallas_text(), "rulesets/fallas.toml", &o)
+            .expect("fallas.toml loads"),
+    )
 }
 
 pub fn fallas() -> Arc<TablesRules> {
@@ -43,14 +53,27 @@ pub fn board(white: &[(u8, u8)], black: &[(u8, u8)]) -> Board {
 }
 
 /// A position with `seat` to move with `dice` (panics if that roll is a falla there).
-pub fn to_move(rules: &Arc<TablesRules>, white: &[(u8, u8)], black: &[(u8, u8)], seat: Seat, dice: &str) -> TablesGame {
+pub fn to_move(
+    rules: &Arc<TablesRules>,
+    white: &[(u8, u8)],
+    black: &[(u8, u8)],
+    seat: Seat,
+    dice: &str,
+) -> TablesGame {
     let dice: Dice = dice.parse().unwrap();
-    TablesGame::from_parts(rules.clone(), board(white, black), Phase::Move(seat, dice)).unwrap_or_else(|e| panic!("{e}"))
+    TablesGame::from_parts(rules.clone(), board(white, black), Phase::Move(seat, dice))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A position with `seat` to roll.
-pub fn to_roll(rules: &Arc<TablesRules>, white: &[(u8, u8)], black: &[(u8, u8)], seat: Seat) -> TablesGame {
-    TablesGame::from_parts(rules.clone(), board(white, black), Phase::Roll(seat)).unwrap_or_else(|e| panic!("{e}"))
+pub fn to_roll(
+    rules: &Arc<TablesRules>,
+    white: &[(u8, u8)],
+    black: &[(u8, u8)],
+    seat: Seat,
+) -> TablesGame {
+    TablesGame::from_parts(rules.clone(), board(white, black), Phase::Roll(seat))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The plays of the seat to move, as text, sorted.
@@ -68,13 +91,26 @@ pub fn is_falla_of(game: &TablesGame, seat: Seat) -> bool {
 /// A plain generator written straight from RULES.md, for cross-checking: every sequence of
 /// single-die steps over every ordering of the dice (repeats included), no pruning; returns
 /// the set of resulting boards of the plays that use every die or bear off the last checker.
-pub fn reference_results(rules: &TablesRules, board: &Board, seat: usize, dice: &[u8], exact: bool) -> HashSet<Board> {
+pub fn reference_results(
+    rules: &TablesRules,
+    board: &Board,
+    seat: usize,
+    dice: &[u8],
+    exact: bool,
+) -> HashSet<Board> {
     let mut out = HashSet::new();
     let n = dice.len();
     let perms: Vec<Vec<usize>> = match n {
         1 => vec![vec![0]],
         2 => vec![vec![0, 1], vec![1, 0]],
-        _ => vec![vec![0, 1, 2], vec![0, 2, 1], vec![1, 0, 2], vec![1, 2, 0], vec![2, 0, 1], vec![2, 1, 0]],
+        _ => vec![
+            vec![0, 1, 2],
+            vec![0, 2, 1],
+            vec![1, 0, 2],
+            vec![1, 2, 0],
+            vec![2, 0, 1],
+            vec![2, 1, 0],
+        ],
     };
     for perm in perms {
         let order: Vec<u8> = perm.iter().map(|&i| dice[i]).collect();
@@ -88,7 +124,14 @@ fn opposite(p: u8) -> u8 {
     25 - p
 }
 
-fn walk(rules: &TablesRules, b: Board, seat: usize, order: &[u8], exact: bool, out: &mut HashSet<Board>) {
+fn walk(
+    rules: &TablesRules,
+    b: Board,
+    seat: usize,
+    order: &[u8],
+    exact: bool,
+    out: &mut HashSet<Board>,
+) {
     let me = *b.counts(seat);
     if order.is_empty() || me[0] == rules.checkers() {
         out.insert(b);
@@ -128,7 +171,14 @@ fn walk(rules: &TablesRules, b: Board, seat: usize, order: &[u8], exact: bool, o
             counts[1 - seat][usize::from(opposite(to))] = 0;
             counts[1 - seat][usize::from(BAR)] += 1;
         }
-        walk(rules, Board::from_counts(counts), seat, &order[1..], exact, out);
+        walk(
+            rules,
+            Board::from_counts(counts),
+            seat,
+            &order[1..],
+            exact,
+            out,
+        );
     }
 }
 
