@@ -38,8 +38,9 @@ pub fn wilson(k: u64, n: u64) -> Estimate {
     let half = Z95 * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
     Estimate {
         value: p,
-        low: (centre - half).max(0.0),
-        high: (centre + half).min(1.0),
+        // At k = 0 and k = n the ends are exactly 0 and 1 (rounding would leave 1 − ε).
+        low: if k == 0 { 0.0 } else { (centre - half).max(0.0) },
+        high: if k == n { 1.0 } else { (centre + half).min(1.0) },
     }
 }
 
