@@ -27,6 +27,8 @@ enum Command {
     Conformance(commands::conformance::Command),
     /// List the plays of a tables position for a roll, or the chance of a falla.
     Moves(commands::moves::Args),
+    /// The reconstruction lab: judge a ruleset and its readings by self-play.
+    Evaluate(commands::evaluate::Args),
     /// Serve the web app: lobby, live games in the browser, stored in SQLite.
     Serve(libro_server::ServeArgs),
 }
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => commands::perft::run(args),
         Command::Conformance(cmd) => commands::conformance::run(cmd),
         Command::Moves(args) => commands::moves::run(args),
+        Command::Evaluate(args) => commands::evaluate::run(args),
         Command::Serve(args) => libro_server::run(args).map(|()| ExitCode::SUCCESS),
     };
     match outcome {

@@ -100,8 +100,7 @@ pub fn prepare(mut study: Study) -> Result<Study, LabError> {
 }
 
 /// Plays the pending games of a prepared study (see [`run`]), loading its readings from
-/// the catalog. Chess-family games take every kind of player; tables games take random
-/// players until the tables family has a heuristic.
+/// the catalog. Every kind of player plays both families.
 pub fn run_study(
     study: &Study,
     plan: &RunPlan,
@@ -138,7 +137,7 @@ pub fn run_study(
                 study,
                 &rules,
                 plan,
-                &random_mover::<libro_tables::TablesGame>,
+                &any_mover::<libro_tables::TablesGame>,
                 no_ledger::<libro_tables::TablesGame>,
                 on_row,
             )

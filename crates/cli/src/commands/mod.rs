@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod conformance;
+pub mod evaluate;
 pub mod moves;
 pub mod perft;
 pub mod rulesets;
