@@ -235,7 +235,11 @@ async fn socket(
 ) -> Result<Response, ApiError> {
     // Fail before upgrading if the game does not exist.
     hub.get(&id).await?;
+    // Small buffers: a server holds thousands of mostly idle sockets, and the messages are
+    // a few kilobytes (tungstenite's defaults are 128 KiB each way per socket).
     Ok(ws
+        .read_buffer_size(8 << 10)
+        .write_buffer_size(0)
         .max_message_size(WS_LIMIT)
         .max_frame_size(WS_LIMIT)
         .on_upgrade(move |s| live(hub, id, q.t, s)))

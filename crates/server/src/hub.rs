@@ -41,9 +41,10 @@ pub struct LiveGame {
     pub game: Box<dyn DynGame>,
     pub events: Vec<Event>,
     /// The board view of the start position.
-    pub start_view: Value,
-    /// One entry per event: what happened and the board after it.
-    pub history: Vec<Value>,
+    pub start_view: String,
+    /// One entry per event: what happened and the board after it, as JSON text (kept as
+    /// text: thousands of games' boards as JSON values would take far more memory).
+    pub history: Vec<String>,
     /// The status (turn, legal moves, result) now, recomputed after every event.
     pub now: Value,
     pub tx: broadcast::Sender<Arc<str>>,
@@ -70,15 +71,14 @@ impl LiveGame {
 
     /// The first message a new viewer gets: the game, its history and its status.
     pub fn full_message(&self, you: Option<Seat>) -> String {
-        json!({
-            "type": "full",
-            "you": you.map(|s| s.0),
-            "game": view::meta(self),
-            "start": self.start_view,
-            "history": self.history,
-            "now": self.now,
-        })
-        .to_string()
+        format!(
+            r#"{{"type":"full","you":{},"game":{},"start":{},"history":[{}],"now":{}}}"#,
+            json!(you.map(|s| s.0)),
+            view::meta(self),
+            self.start_view,
+            self.history.join(","),
+            self.now
+        )
     }
 
     /// The record of the game for export.
@@ -116,7 +116,7 @@ impl LiveGame {
 
     /// Applies an event already stored, recording its history entry.
     fn commit(&mut self, next: Box<dyn DynGame>, event: Event) {
-        let entry = view::entry(&event, next.as_ref(), &self.rules);
+        let entry = view::entry(&event, next.as_ref(), &self.rules).to_string();
         self.game = next;
         self.events.push(event);
         self.history.push(entry);
@@ -124,13 +124,11 @@ impl LiveGame {
     }
 
     fn announce(&self, from: usize) {
-        let msg = json!({
-            "type": "update",
-            "from": from,
-            "entries": self.history[from..],
-            "now": self.now,
-        })
-        .to_string();
+        let msg = format!(
+            r#"{{"type":"update","from":{from},"entries":[{}],"now":{}}}"#,
+            self.history[from..].join(","),
+            self.now
+        );
         // No receivers is fine: nobody is watching.
         let _ = self.tx.send(Arc::from(msg));
     }
@@ -211,14 +209,14 @@ impl Hub {
     fn replay_stored(g: crate::store::StoredGame) -> Result<LiveGame, HubError> {
         let (rules, mut game) = record::start(&g.setup)
             .map_err(|e| HubError::Internal(format!("game {}: {e}", g.id)))?;
-        let start_view = view::board(game.as_ref(), &rules);
+        let start_view = view::board(game.as_ref(), &rules).to_string();
         let mut history = Vec::with_capacity(g.events.len());
         for (index, ev) in g.events.iter().enumerate() {
             record::apply(game.as_mut(), ev).map_err(|e| RecordError::Event {
                 index,
                 reason: format!("game {}: {e}", g.id),
             })?;
-            history.push(view::entry(ev, game.as_ref(), &rules));
+            history.push(view::entry(ev, game.as_ref(), &rules).to_string());
         }
         let (tx, _) = broadcast::channel(64);
         let mut live = LiveGame {
@@ -293,7 +291,7 @@ impl Hub {
         events: Vec<Event>,
     ) -> Result<Created, HubError> {
         let (rules, mut game) = record::start(&setup)?;
-        let start_view = view::board(game.as_ref(), &rules);
+        let start_view = view::board(game.as_ref(), &rules).to_string();
         let mut history = Vec::with_capacity(events.len());
         let mut canonical = Vec::with_capacity(events.len());
         for (index, ev) in events.iter().enumerate() {
@@ -301,7 +299,7 @@ impl Hub {
                 index,
                 reason: e.to_string(),
             })?;
-            history.push(view::entry(&ev, game.as_ref(), &rules));
+            history.push(view::entry(&ev, game.as_ref(), &rules).to_string());
             canonical.push(ev);
         }
         let id = random_id(10);

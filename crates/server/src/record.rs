@@ -5,6 +5,8 @@ use libro_catalog::{AnyRuleset, DynGame, PlayError};
 use libro_chess::ChessGame;
 use libro_core::{Seat, Turn};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 /// The largest stake a seat may set (Ludii's bets go to 100; ours are any whole number).
 pub const MAX_STAKE: u32 = 1_000_000;
@@ -89,6 +91,25 @@ pub fn check_player(seat: usize, spec: &str) -> Result<(), RecordError> {
         })
 }
 
+/// Loads a shipped ruleset with options, once per distinct (name, options): every game of
+/// it shares the loaded rules and their move tables.
+fn load_cached(name: &str, options: &[(String, String)]) -> Result<AnyRuleset, RecordError> {
+    type Key = (String, Vec<(String, String)>);
+    static CACHE: OnceLock<Mutex<HashMap<Key, AnyRuleset>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (name.to_string(), options.to_vec());
+    if let Some(r) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(r.clone());
+    }
+    let rules =
+        libro_catalog::load(name, options).map_err(|e| RecordError::Ruleset(e.to_string()))?;
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, rules.clone());
+    Ok(rules)
+}
+
 /// The ruleset and the start position of a setup (before any event).
 pub fn start(setup: &Setup) -> Result<(AnyRuleset, Box<dyn DynGame>), RecordError> {
     if setup.ruleset.contains('/')
@@ -100,8 +121,7 @@ pub fn start(setup: &Setup) -> Result<(AnyRuleset, Box<dyn DynGame>), RecordErro
             setup.ruleset
         )));
     }
-    let rules = libro_catalog::load(&setup.ruleset, &setup.options)
-        .map_err(|e| RecordError::Ruleset(e.to_string()))?;
+    let rules = load_cached(&setup.ruleset, &setup.options)?;
     let n = rules.seat_names().len();
     if setup.players.len() != n {
         return Err(RecordError::Players {
