@@ -31,7 +31,8 @@ pub fn write_charts(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, LabErro
     let outcomes = dir.join("outcomes.svg");
     let reasons = dir.join("end-reasons.svg");
     let durations = dir.join("durations.svg");
-    let fail = |p: &Path, e: Box<dyn Error>| LabError::Chart(p.display().to_string(), e.to_string());
+    let fail =
+        |p: &Path, e: Box<dyn Error>| LabError::Chart(p.display().to_string(), e.to_string());
     let mut segments: Vec<(String, Vec<f64>)> = report
         .seats
         .iter()
@@ -39,7 +40,11 @@ pub fn write_charts(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, LabErro
         .map(|(i, seat)| {
             (
                 format!("{seat} wins"),
-                report.readings.iter().map(|r| r.seats[i].wins.value).collect(),
+                report
+                    .readings
+                    .iter()
+                    .map(|r| r.seats[i].wins.value)
+                    .collect(),
             )
         })
         .collect();
@@ -81,7 +86,12 @@ fn labels(report: &Report) -> Vec<String> {
 }
 
 /// One horizontal bar per reading, split into `segments` (shares summing to at most 1).
-fn stacked_bars(report: &Report, path: &Path, title: &str, segments: &[(String, Vec<f64>)]) -> Drawn {
+fn stacked_bars(
+    report: &Report,
+    path: &Path,
+    title: &str,
+    segments: &[(String, Vec<f64>)],
+) -> Drawn {
     let names = labels(report);
     let n = names.len().max(1);
     let label_width = names.iter().map(|l| l.len()).max().unwrap_or(10) as u32 * 7 + 20;
@@ -89,7 +99,11 @@ fn stacked_bars(report: &Report, path: &Path, title: &str, segments: &[(String, 
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            format!("{title} — {}, {}", report.ruleset, report.players.join(" / ")),
+            format!(
+                "{title} — {}, {}",
+                report.ruleset,
+                report.players.join(" / ")
+            ),
             ("sans-serif", 18),
         )
         .margin(12)
@@ -147,13 +161,19 @@ fn histograms(report: &Report, path: &Path) -> Drawn {
     let root = SVGBackend::new(path, (900, 60 + 180 * n as u32)).into_drawing_area();
     root.fill(&WHITE)?;
     let root = root.titled(
-        &format!("Game length in plies — {}, {}", report.ruleset, report.players.join(" / ")),
+        &format!(
+            "Game length in plies — {}, {}",
+            report.ruleset,
+            report.players.join(" / ")
+        ),
         ("sans-serif", 18),
     )?;
     let width = f64::from(report.histogram_width);
     let x_max = width * f64::from(crate::report::HISTOGRAM_BINS);
     for (i, area) in root.split_evenly((n, 1)).iter().enumerate() {
-        let Some(r) = report.readings.get(i) else { break };
+        let Some(r) = report.readings.get(i) else {
+            break;
+        };
         let games = f64::from(r.games.max(1));
         let top = r
             .plies

@@ -47,7 +47,9 @@ pub enum LabError {
     },
     #[error("{path} holds another study (ruleset {}, options {:?}, vary {:?}, players {:?}, seed {}, max plies {}); use another results file", found.ruleset, found.options, found.vary, found.players, found.seed, found.max_plies)]
     OtherStudy { path: String, found: Box<Study> },
-    #[error("{path}: game {index} of reading `{reading}` differs from the same game in an earlier file")]
+    #[error(
+        "{path}: game {index} of reading `{reading}` differs from the same game in an earlier file"
+    )]
     Conflict {
         path: String,
         reading: String,

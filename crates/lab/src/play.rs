@@ -95,7 +95,8 @@ impl<G: Heuristic> Mover<G> for AiMover<G> {
 }
 
 /// Makes the movers of one game: `(seat, spec, stream seed)` to a mover.
-pub type MoverFactory<G> = dyn Fn(usize, &PlayerSpec, u64) -> Result<Box<dyn Mover<G>>, LabError> + Sync;
+pub type MoverFactory<G> =
+    dyn Fn(usize, &PlayerSpec, u64) -> Result<Box<dyn Mover<G>>, LabError> + Sync;
 
 /// Movers for games with a [`Heuristic`]: every kind of player.
 pub fn any_mover<G: Heuristic>(
@@ -171,7 +172,12 @@ pub fn play_one<R: Ruleset>(
             r.winner().map(|s| s.0),
         ),
         None => (
-            if stuck { "no-legal-move" } else { EndReason::MoveLimit.name() }.to_string(),
+            if stuck {
+                "no-legal-move"
+            } else {
+                EndReason::MoveLimit.name()
+            }
+            .to_string(),
             true,
             vec![1.0 / seats as f32; seats],
             None,
@@ -277,7 +283,11 @@ pub fn run<R: Ruleset>(
             let tx = tx.clone();
             let (jobs, next, readings, specs) = (&jobs, &next, &readings, &specs);
             scope.spawn(move || loop {
-                if plan.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+                if plan
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+                {
                     break;
                 }
                 let Some(&(r, index)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
@@ -291,7 +301,8 @@ pub fn run<R: Ruleset>(
                     .map(|(s, spec)| movers(s, spec, mix(seed ^ mix(s as u64 + 1))))
                     .collect::<Result<Vec<_>, _>>()
                     .map(|mut m| {
-                        let (_, mut row) = play_one(&rules[r], &mut m, seed, study.max_plies, ledger);
+                        let (_, mut row) =
+                            play_one(&rules[r], &mut m, seed, study.max_plies, ledger);
                         row.reading = key.clone();
                         row.index = index;
                         row

@@ -290,7 +290,11 @@ impl Report {
         let _ = writeln!(
             out,
             "{}",
-            columns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",")
+            columns
+                .iter()
+                .map(|c| quote(c))
+                .collect::<Vec<_>>()
+                .join(",")
         );
         for mut line in lines {
             line.resize(columns.len(), String::new());
@@ -366,7 +370,12 @@ impl Report {
         ));
         rows.push((
             "plies: median [IQR]".into(),
-            col(&|r| format!("{:.0} [{:.0}–{:.0}]", r.plies.median, r.plies.q1, r.plies.q3)),
+            col(&|r| {
+                format!(
+                    "{:.0} [{:.0}–{:.0}]",
+                    r.plies.median, r.plies.q1, r.plies.q3
+                )
+            }),
         ));
         rows.push((
             "plies: sd, min–max".into(),
@@ -396,7 +405,11 @@ impl Report {
                 ));
             }
         }
-        let label_width = rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
+        let label_width = rows
+            .iter()
+            .map(|(l, _)| l.chars().count())
+            .max()
+            .unwrap_or(0);
         let mut out = format!(
             "{} — {} — {} games per reading, seed {}\n",
             self.ruleset,
@@ -503,9 +516,7 @@ fn reading_report(study: &Study, s: &Samples, width: u32) -> ReadingReport {
                     seat: study.seats[i].clone(),
                     paid: stats::mean(&s.values(|r| r.paid.as_ref().map_or(0.0, |p| p[i]))),
                     won: stats::mean(&s.values(|r| won_of(r, i))),
-                    balance: stats::mean(
-                        &s.values(|r| r.balances.as_ref().map_or(0.0, |b| b[i])),
-                    ),
+                    balance: stats::mean(&s.values(|r| r.balances.as_ref().map_or(0.0, |b| b[i]))),
                 })
                 .collect()
         });

@@ -39,8 +39,16 @@ pub fn wilson(k: u64, n: u64) -> Estimate {
     Estimate {
         value: p,
         // At k = 0 and k = n the ends are exactly 0 and 1 (rounding would leave 1 − ε).
-        low: if k == 0 { 0.0 } else { (centre - half).max(0.0) },
-        high: if k == n { 1.0 } else { (centre + half).min(1.0) },
+        low: if k == 0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        },
+        high: if k == n {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        },
     }
 }
 

@@ -299,9 +299,15 @@ mod tests {
         assert_eq!(a, s.game_seed("fers_leap=none", 3));
         assert_ne!(a, s.game_seed("fers_leap=none", 4));
         assert_ne!(a, s.game_seed("fers_leap=diagonal", 3));
-        let more = Study { games: 99, ..s.clone() };
+        let more = Study {
+            games: 99,
+            ..s.clone()
+        };
         assert_eq!(a, more.game_seed("fers_leap=none", 3));
         assert!(s.same_study(&more));
-        assert!(!s.same_study(&Study { seed: 2, ..s.clone() }));
+        assert!(!s.same_study(&Study {
+            seed: 2,
+            ..s.clone()
+        }));
     }
 }

@@ -8,10 +8,16 @@ use libro_lab::stats::{self, wilson, Estimate};
 use libro_lab::{Report, RunPlan, Study};
 use serde_json::Value;
 
-const LUDII: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/reference/ludii/");
+const LUDII: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/reference/ludii/"
+);
 
 /// Ludii's playouts of a game: (end reason in libro's words, winner seat or none, plies).
-fn ludii(file: &str, reason_of: fn(&[u64]) -> &'static str) -> Vec<(&'static str, Option<u8>, f64)> {
+fn ludii(
+    file: &str,
+    reason_of: fn(&[u64]) -> &'static str,
+) -> Vec<(&'static str, Option<u8>, f64)> {
     let text = std::fs::read_to_string(format!("{LUDII}{file}")).expect("the Ludii playouts");
     text.lines()
         .map(|line| {
@@ -113,7 +119,11 @@ fn short_assize_is_decided_by_bare_king_in_almost_every_game() {
     let ludii = ludii("short-assize.jsonl", short_assize_reason);
     let report = report("short-assize-ludii", 200);
     assert!(share(&report, "bare-king").value > 0.85);
-    agree(&report, &ludii, &["bare-king", "checkmate", "stalemate", "move-limit"]);
+    agree(
+        &report,
+        &ludii,
+        &["bare-king", "checkmate", "stalemate", "move-limit"],
+    );
 }
 
 #[test]
@@ -136,18 +146,33 @@ fn forcado_reaches_the_move_limit() {
 fn cuatro_tiempos_reaches_the_move_limit() {
     let ludii = ludii("acedrex-cuatro-tiempos.jsonl", |_| "elimination");
     let report = report("cuatro-tiempos-ludii", 6);
-    overlap("move-limit", share(&report, "move-limit"), ludii_share(&ludii, "move-limit"));
+    overlap(
+        "move-limit",
+        share(&report, "move-limit"),
+        ludii_share(&ludii, "move-limit"),
+    );
     let plies: Vec<f64> = ludii.iter().map(|g| g.2).collect();
     // Both count the four opening bets as plies.
     overlap("plies", report.readings[0].plies.mean, stats::mean(&plies));
-    assert!(report.readings[0].stakes.is_some(), "Cuatro Tiempos games carry stakes");
+    assert!(
+        report.readings[0].stakes.is_some(),
+        "Cuatro Tiempos games carry stakes"
+    );
 }
 
 #[test]
 #[ignore = "about a minute: 500 games of each Ludii profile"]
 fn ludii_profiles_at_scale() {
     let sa = ludii("short-assize.jsonl", short_assize_reason);
-    agree(&report("short-assize-ludii", 2000), &sa, &["bare-king", "checkmate", "stalemate"]);
+    agree(
+        &report("short-assize-ludii", 2000),
+        &sa,
+        &["bare-king", "checkmate", "stalemate"],
+    );
     let ac = ludii("acedrex-alfonso.jsonl", |_| "checkmate");
-    agree(&report("acedrex-ludii", 500), &ac, &["move-limit", "checkmate"]);
+    agree(
+        &report("acedrex-ludii", 500),
+        &ac,
+        &["move-limit", "checkmate"],
+    );
 }

@@ -35,8 +35,15 @@ fn normal_interval_of_a_mean() {
     // = 1.385904 → [1.614096, 4.385904].
     let e = mean(&[1.0, 2.0, 3.0, 4.0, 5.0]);
     assert!(close(e.value, 3.0, 1e-12));
-    assert!(close(e.low, 1.614096, 1e-6) && close(e.high, 4.385904, 1e-6), "{e:?}");
-    assert!(close(e.margin(), Z95 * 0.707_106_78, 1e-6));
+    assert!(
+        close(e.low, 1.614096, 1e-6) && close(e.high, 4.385904, 1e-6),
+        "{e:?}"
+    );
+    assert!(close(
+        e.margin(),
+        Z95 * std::f64::consts::FRAC_1_SQRT_2,
+        1e-6
+    ));
     // One value: no spread to estimate, so no width.
     assert_eq!(mean(&[7.0]).margin(), 0.0);
 }
@@ -51,5 +58,9 @@ fn two_sample_tests() {
     assert_eq!(two_proportions_p(0, 10, 0, 20), 1.0);
     // Means 2 and 3 of {1,2,3} and {2,3,4}: s = 1 each, se = √(1/3 + 1/3) = 0.816497,
     // z = 1.224745, p = 2(1 − Φ(1.224745)) = 0.220671.
-    assert!(close(two_means_p(&[1.0, 2.0, 3.0], &[2.0, 3.0, 4.0]), 0.220671, 1e-5));
+    assert!(close(
+        two_means_p(&[1.0, 2.0, 3.0], &[2.0, 3.0, 4.0]),
+        0.220671,
+        1e-5
+    ));
 }

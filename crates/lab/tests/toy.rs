@@ -62,16 +62,27 @@ fn figures_match_the_hand_worked_game() {
         .iter()
         .find(|f| f.metric == "first score" && f.a == "pile=4" && f.b == "pile=5")
         .expect("the first seat's score differs between piles of 4 and 5");
-    assert!(f.text.starts_with("with pile=4 First scores 3"), "{}", f.text);
+    assert!(
+        f.text.starts_with("with pile=4 First scores 3"),
+        "{}",
+        f.text
+    );
     assert!(f.text.contains("with pile=5"), "{}", f.text);
     let table = report.to_table();
-    assert!(table.contains("First score") && table.contains("pile=4"), "{table}");
+    assert!(
+        table.contains("First score") && table.contains("pile=4"),
+        "{table}"
+    );
     // CSV: a header and one line per reading, the reading's key quoted (it has no comma
     // here, so not quoted), options in their own column.
     let csv = report.to_csv();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 4);
-    assert!(lines[0].starts_with("reading,option_pile,games,first_score,"), "{}", lines[0]);
+    assert!(
+        lines[0].starts_with("reading,option_pile,games,first_score,"),
+        "{}",
+        lines[0]
+    );
     assert!(lines[2].starts_with("pile=4,4,3000,"), "{}", lines[2]);
     let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
     assert_eq!(json["readings"][2]["games"], 3000);
@@ -121,7 +132,10 @@ fn a_stopped_run_continues_where_it_stopped() {
     let whole = sorted(play(&s, &plan(2)));
     let path = temp("resume.jsonl");
     // A first run stopped after 50 games of each reading (as a run with fewer games).
-    let first = libro_lab::Study { games: 50, ..s.clone() };
+    let first = libro_lab::Study {
+        games: 50,
+        ..s.clone()
+    };
     let (mut file, _) = ResultsFile::open(&path, &first).unwrap();
     for row in play(&first, &plan(2)) {
         file.append(&row).unwrap();
@@ -159,7 +173,9 @@ fn games_cut_by_the_ply_cap_count_as_move_limit_draws() {
     };
     // Eight counters cannot all go in two plies of at most three.
     let rows = play(&s, &plan(1));
-    assert!(rows.iter().all(|r| r.capped && r.reason == "move-limit" && r.plies == 2));
+    assert!(rows
+        .iter()
+        .all(|r| r.capped && r.reason == "move-limit" && r.plies == 2));
     let report = Report::new(&s, &rows);
     let r = &report.readings[0];
     assert_eq!((r.capped, r.draws.value, r.decisive.value), (100, 1.0, 0.0));
@@ -177,7 +193,11 @@ fn charts_are_written() {
     assert_eq!(files.len(), 3);
     for f in files {
         let svg = std::fs::read_to_string(&f).unwrap();
-        assert!(svg.starts_with("<svg") && svg.contains("<rect"), "{}", f.display());
+        assert!(
+            svg.starts_with("<svg") && svg.contains("<rect"),
+            "{}",
+            f.display()
+        );
         assert!(svg.contains("pile=4"), "{}", f.display());
     }
 }

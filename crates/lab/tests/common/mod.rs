@@ -97,9 +97,8 @@ impl Game for NimGame {
     }
     fn result(&self) -> Option<GameResult> {
         // The seat that moved last took the last counter.
-        (self.left == 0).then(|| {
-            GameResult::win(2, Seat(((self.ply + 1) % 2) as u8), EndReason::BoreOff)
-        })
+        (self.left == 0)
+            .then(|| GameResult::win(2, Seat(((self.ply + 1) % 2) as u8), EndReason::BoreOff))
     }
     fn hash(&self) -> u64 {
         u64::from(self.left) << 32 | u64::from(self.ply)
@@ -131,7 +130,9 @@ impl Heuristic for NimGame {
 pub fn nim_ledger(game: &NimGame) -> Option<Ledger> {
     let winner = game.result()?.winner()?.index();
     let paid = vec![1.0, 1.0];
-    let balances = (0..2).map(|s| if s == winner { 1.0 } else { -1.0 }).collect();
+    let balances = (0..2)
+        .map(|s| if s == winner { 1.0 } else { -1.0 })
+        .collect();
     Some(Ledger { paid, balances })
 }
 
