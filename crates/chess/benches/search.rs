@@ -35,12 +35,15 @@ fn bench_search(c: &mut Criterion, name: &str, game: &ChessGame) {
     let mut group = c.benchmark_group("acedrex search");
     group.throughput(Throughput::Elements(first.nodes));
     group.sample_size(10);
-    group.bench_function(format!("{name} ({} nodes, depth {})", first.nodes, first.depth), |b| {
-        b.iter(|| {
-            searcher.clear();
-            searcher.search(game, &limits, &Control::default())
-        })
-    });
+    group.bench_function(
+        format!("{name} ({} nodes, depth {})", first.nodes, first.depth),
+        |b| {
+            b.iter(|| {
+                searcher.clear();
+                searcher.search(game, &limits, &Control::default())
+            })
+        },
+    );
     group.finish();
 }
 
@@ -48,11 +51,15 @@ fn benches(c: &mut Criterion) {
     let r = acedrex();
     bench_search(c, "start", &ChessGame::new(&r));
     let mut mid = ChessGame::new(&r);
-    for m in ["e2e4", "e7e5", "g1f3", "b8c6", "d1d3", "d8d6", "b1c3", "g8f6"] {
+    for m in [
+        "e2e4", "e7e5", "g1f3", "b8c6", "d1d3", "d8d6", "b1c3", "g8f6",
+    ] {
         let mv = mid.parse_move(m).expect("a legal opening move");
         mid.play(mv);
     }
-    let mid = r.parse_position(&mid.to_string()).expect("the position reads back");
+    let mid = r
+        .parse_position(&mid.to_string())
+        .expect("the position reads back");
     bench_search(c, "after 4 moves", &mid);
 }
 

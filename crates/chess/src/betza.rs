@@ -40,10 +40,15 @@ const HORIZONTAL: &str = "rlsh";
 
 /// Parses a Betza string into move vectors, each once.
 pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
-    let err = |position: usize, what: &str| BetzaError { text: text.to_string(), position: position + 1, what: what.to_string() };
+    let err = |position: usize, what: &str| BetzaError {
+        text: text.to_string(),
+        position: position + 1,
+        what: what.to_string(),
+    };
     let chars: Vec<char> = text.chars().collect();
     let mut out: Vec<BetzaMove> = Vec::new();
-    let (mut quiet, mut capture, mut initial, mut lame, mut jumping) = (false, false, false, false, false);
+    let (mut quiet, mut capture, mut initial, mut lame, mut jumping) =
+        (false, false, false, false, false);
     let mut dirs: Vec<[char; 2]> = Vec::new();
     let mut i = 0;
     while i < chars.len() {
@@ -89,7 +94,10 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
                             rider = true;
                             i += 1;
                         } else {
-                            return Err(err(i + 1, "only W and F can be doubled into riders (R and B)"));
+                            return Err(err(
+                                i + 1,
+                                "only W and F can be doubled into riders (R and B)",
+                            ));
                         }
                     }
                 }
@@ -105,14 +113,32 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
                 if lame && jumping {
                     return Err(err(i, "a move cannot be both lame (`n`) and jumping (`j`)"));
                 }
-                let (q, cap) = if quiet || capture { (quiet, capture) } else { (true, true) };
+                let (q, cap) = if quiet || capture {
+                    (quiet, capture)
+                } else {
+                    (true, true)
+                };
                 if (initial || lame) && cap {
-                    return Err(err(i, "initial (`i`) and lame (`n`) moves must be move-only (`m`) for now"));
+                    return Err(err(
+                        i,
+                        "initial (`i`) and lame (`n`) moves must be move-only (`m`) for now",
+                    ));
                 }
                 for &(a, b) in atoms {
                     for (dy, dx) in images(a, b, &dirs).map_err(|w| err(i, w))? {
-                        let mv = BetzaMove { dx, dy, rider, quiet: q, capture: cap, initial, lame };
-                        match out.iter_mut().find(|m| (m.dx, m.dy, m.rider, m.initial, m.lame) == (dx, dy, rider, initial, lame)) {
+                        let mv = BetzaMove {
+                            dx,
+                            dy,
+                            rider,
+                            quiet: q,
+                            capture: cap,
+                            initial,
+                            lame,
+                        };
+                        match out.iter_mut().find(|m| {
+                            (m.dx, m.dy, m.rider, m.initial, m.lame)
+                                == (dx, dy, rider, initial, lame)
+                        }) {
                             Some(m) => {
                                 m.quiet |= q;
                                 m.capture |= cap;
@@ -133,12 +159,20 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
                     return Err(err(i, "modifiers must be followed by an atom"));
                 }
             }
-            _ => return Err(err(i, "unknown letter (atoms: W F D A N K R B Q; modifiers: m c f b l r s v h i n j)")),
+            _ => {
+                return Err(err(
+                    i,
+                    "unknown letter (atoms: W F D A N K R B Q; modifiers: m c f b l r s v h i n j)",
+                ))
+            }
         }
         i += 1;
     }
     if quiet || capture || initial || lame || jumping || !dirs.is_empty() {
-        return Err(err(chars.len().saturating_sub(1), "modifiers at the end must be followed by an atom"));
+        return Err(err(
+            chars.len().saturating_sub(1),
+            "modifiers at the end must be followed by an atom",
+        ));
     }
     Ok(out)
 }
@@ -184,11 +218,18 @@ fn images(a: i8, b: i8, dirs: &[[char; 2]]) -> Result<Vec<(i8, i8)>, &'static st
 
 impl fmt::Display for BetzaMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "({:+},{:+}){}{}", self.dx, self.dy, if self.rider { " ride" } else { "" }, match (self.quiet, self.capture) {
-            (true, false) => " move-only",
-            (false, true) => " capture-only",
-            _ => "",
-        })
+        write!(
+            f,
+            "({:+},{:+}){}{}",
+            self.dx,
+            self.dy,
+            if self.rider { " ride" } else { "" },
+            match (self.quiet, self.capture) {
+                (true, false) => " move-only",
+                (false, true) => " capture-only",
+                _ => "",
+            }
+        )
     }
 }
 
@@ -197,14 +238,25 @@ mod tests {
     use super::*;
 
     fn vectors(text: &str) -> Vec<(i8, i8, bool, bool)> {
-        let mut v: Vec<_> = parse(text).unwrap().iter().map(|m| (m.dx, m.dy, m.quiet, m.capture)).collect();
+        let mut v: Vec<_> = parse(text)
+            .unwrap()
+            .iter()
+            .map(|m| (m.dx, m.dy, m.quiet, m.capture))
+            .collect();
         v.sort();
         v
     }
 
     #[test]
     fn pawn_moves_forward_and_captures_diagonally() {
-        assert_eq!(vectors("fmWfcF"), vec![(-1, 1, false, true), (0, 1, true, false), (1, 1, false, true)]);
+        assert_eq!(
+            vectors("fmWfcF"),
+            vec![
+                (-1, 1, false, true),
+                (0, 1, true, false),
+                (1, 1, false, true)
+            ]
+        );
     }
 
     #[test]
@@ -221,13 +273,22 @@ mod tests {
     #[test]
     fn direction_modifiers() {
         // Soldier: forward and sideways.
-        assert_eq!(vectors("fsW"), vec![(-1, 0, true, true), (0, 1, true, true), (1, 0, true, true)]);
+        assert_eq!(
+            vectors("fsW"),
+            vec![(-1, 0, true, true), (0, 1, true, true), (1, 0, true, true)]
+        );
         // Forward-left fers only.
         assert_eq!(vectors("flF"), vec![(-1, 1, true, true)]);
         // Narrow forward knight moves.
-        assert_eq!(vectors("ffN"), vec![(-1, 2, true, true), (1, 2, true, true)]);
+        assert_eq!(
+            vectors("ffN"),
+            vec![(-1, 2, true, true), (1, 2, true, true)]
+        );
         // Wide forward knight moves.
-        assert_eq!(vectors("fsN"), vec![(-2, 1, true, true), (2, 1, true, true)]);
+        assert_eq!(
+            vectors("fsN"),
+            vec![(-2, 1, true, true), (2, 1, true, true)]
+        );
         assert_eq!(parse("vR").unwrap().len(), 2);
     }
 
@@ -245,7 +306,10 @@ mod tests {
         assert_eq!(e.position, 6);
         assert!(e.what.contains("unknown letter"));
         assert!(parse("R4").unwrap_err().what.contains("limited-range"));
-        assert!(parse("fm").unwrap_err().what.contains("followed by an atom"));
+        assert!(parse("fm")
+            .unwrap_err()
+            .what
+            .contains("followed by an atom"));
         assert!(parse("NN").is_err());
         assert!(parse("icD").is_err());
     }

@@ -10,7 +10,10 @@ fn victim_rank(r: &ChessRules, pos: &Position, mv: &Move) -> Option<u8> {
         return None;
     }
     let types = pos.types_at(r, mv.to());
-    (0..r.pieces.len()).filter(|&t| types >> t & 1 != 0).map(|t| r.victim_rank[t]).min()
+    (0..r.pieces.len())
+        .filter(|&t| types >> t & 1 != 0)
+        .map(|t| r.victim_rank[t])
+        .min()
 }
 
 /// Keeps only the captures the rule allows, if any move captures.
@@ -23,9 +26,15 @@ pub(crate) fn filter(r: &ChessRules, pos: &Position, moves: &mut MoveList) {
             }
         }
         ForcedCapture::Priority => {
-            let Some(best) = moves.iter().filter_map(|m| victim_rank(r, pos, m)).min() else { return };
+            let Some(best) = moves.iter().filter_map(|m| victim_rank(r, pos, m)).min() else {
+                return;
+            };
             moves.retain(|m| victim_rank(r, pos, m) == Some(best));
-            let least = moves.iter().map(|m| r.capturer_rank[m.piece() as usize]).min().unwrap_or(0);
+            let least = moves
+                .iter()
+                .map(|m| r.capturer_rank[m.piece() as usize])
+                .min()
+                .unwrap_or(0);
             moves.retain(|m| r.capturer_rank[m.piece() as usize] == least);
         }
     }
@@ -50,7 +59,10 @@ fn alternatives(items: &[String]) -> String {
 /// The sentence explaining the forced capture in this position, given its (filtered) legal
 /// moves, or `None` if no capture is forced.
 pub(crate) fn explain(r: &ChessRules, pos: &Position, legal: &[Move]) -> Option<String> {
-    if r.options.forced_capture == ForcedCapture::None || legal.is_empty() || legal.iter().any(|m| victim_rank(r, pos, m).is_none()) {
+    if r.options.forced_capture == ForcedCapture::None
+        || legal.is_empty()
+        || legal.iter().any(|m| victim_rank(r, pos, m).is_none())
+    {
         return None;
     }
     let mut victims: Vec<String> = legal.iter().map(|m| m.to().to_string()).collect();
@@ -60,25 +72,46 @@ pub(crate) fn explain(r: &ChessRules, pos: &Position, legal: &[Move]) -> Option<
     capturers.sort();
     capturers.dedup();
     if r.options.forced_capture == ForcedCapture::Any {
-        let moves: Vec<String> = legal.iter().map(|m| format!("{}{}", m.from(), m.to())).collect();
+        let moves: Vec<String> = legal
+            .iter()
+            .map(|m| format!("{}{}", m.from(), m.to()))
+            .collect();
         return Some(format!("you must capture: {}", alternatives(&moves)));
     }
     let vt = {
         let types = pos.types_at(r, legal[0].to());
-        (0..r.pieces.len()).filter(|&t| types >> t & 1 != 0).min_by_key(|&t| r.victim_rank[t]).unwrap_or(0)
+        (0..r.pieces.len())
+            .filter(|&t| types >> t & 1 != 0)
+            .min_by_key(|&t| r.victim_rank[t])
+            .unwrap_or(0)
     };
     let ct = legal[0].piece() as usize;
     let (vname, cname) = (&r.pieces[vt].name, &r.pieces[ct].name);
     let victim_part = if victims.len() == 1 {
-        format!("the {vname} on {} is the most powerful piece you can take", victims[0])
+        format!(
+            "the {vname} on {} is the most powerful piece you can take",
+            victims[0]
+        )
     } else {
-        format!("the {vname}s on {} are the most powerful pieces you can take", list(&victims))
+        format!(
+            "the {vname}s on {} are the most powerful pieces you can take",
+            list(&victims)
+        )
     };
-    let it = if victims.len() == 1 { "it" } else { "one of them" };
+    let it = if victims.len() == 1 {
+        "it"
+    } else {
+        "one of them"
+    };
     let capturer_part = if capturers.len() == 1 {
         format!("the {cname} on {} must take {it}", capturers[0])
     } else {
-        format!("one of the {cname}s on {} must take {it}", alternatives(&capturers))
+        format!(
+            "one of the {cname}s on {} must take {it}",
+            alternatives(&capturers)
+        )
     };
-    Some(format!("you must capture: {victim_part}, and {capturer_part}"))
+    Some(format!(
+        "you must capture: {victim_part}, and {capturer_part}"
+    ))
 }

@@ -52,7 +52,11 @@ impl ChessGame {
         if rules.num_seats() > 2 {
             if rules.options.bets {
                 for s in 0..rules.num_seats() {
-                    let amount = stakes.get(s).copied().unwrap_or(rules.options.stake).min(100) as u8;
+                    let amount = stakes
+                        .get(s)
+                        .copied()
+                        .unwrap_or(rules.options.stake)
+                        .min(100) as u8;
                     libro_core::Game::play(&mut g, Move::bet(amount));
                 }
             } else {
@@ -127,7 +131,8 @@ impl ChessGame {
             match winner {
                 Some(w) => won[w as usize] = pot,
                 None => {
-                    let survivors: Vec<usize> = (0..n).filter(|&s| self.pos.is_active(s as u8)).collect();
+                    let survivors: Vec<usize> =
+                        (0..n).filter(|&s| self.pos.is_active(s as u8)).collect();
                     for &s in &survivors {
                         won[s] = pot / survivors.len() as f64;
                     }
@@ -210,7 +215,9 @@ impl ChessGame {
 
     /// Bit set of the seats whose king is in check.
     fn check_mask(&self) -> u8 {
-        (0..self.rules.num_seats() as u8).filter(|&s| self.pos.is_active(s) && self.pos.in_check(&self.rules, s)).fold(0, |m, s| m | 1 << s)
+        (0..self.rules.num_seats() as u8)
+            .filter(|&s| self.pos.is_active(s) && self.pos.in_check(&self.rules, s))
+            .fold(0, |m, s| m | 1 << s)
     }
 
     fn record_position(&mut self) {
@@ -237,7 +244,9 @@ impl ChessGame {
                     return Some((EndReason::Checkmate, Some(1 - us)));
                 }
                 match o.stalemate {
-                    crate::options::Stalemate::Win => return Some((EndReason::Stalemate, Some(1 - us))),
+                    crate::options::Stalemate::Win => {
+                        return Some((EndReason::Stalemate, Some(1 - us)))
+                    }
                     crate::options::Stalemate::Draw => return Some((EndReason::Stalemate, None)),
                     crate::options::Stalemate::Pass => {}
                 }
@@ -279,12 +288,24 @@ impl ChessGame {
     /// Reads a position string (see [`crate::notation`]).
     pub fn from_position(rules: &Arc<ChessRules>, text: &str) -> Result<ChessGame, PositionError> {
         let (pos, extras) = notation::parse_position(rules, text)?;
-        let mut g = ChessGame { rules: rules.clone(), pos, history: Vec::new(), stakes: extras.stakes, paid: extras.paid, out: extras.out, over: None };
+        let mut g = ChessGame {
+            rules: rules.clone(),
+            pos,
+            history: Vec::new(),
+            stakes: extras.stakes,
+            paid: extras.paid,
+            out: extras.out,
+            over: None,
+        };
         if rules.num_seats() == 2 {
             g.stakes = [None; MAX_SEATS];
         }
         g.record_position();
-        g.over = if extras.over.is_some() { Some((EndReason::Repetition, None)) } else { g.evaluate() };
+        g.over = if extras.over.is_some() {
+            Some((EndReason::Repetition, None))
+        } else {
+            g.evaluate()
+        };
         Ok(g)
     }
 
@@ -292,7 +313,13 @@ impl ChessGame {
     /// draw, and the others by the order they left (first out = last place).
     fn make_result(&self, reason: EndReason, winner: Option<u8>) -> GameResult {
         let n = self.rules.num_seats();
-        let mut seats = vec![SeatOutcome { rank: n as f32, score: 0.0 }; n];
+        let mut seats = vec![
+            SeatOutcome {
+                rank: n as f32,
+                score: 0.0
+            };
+            n
+        ];
         for (i, &s) in self.out.iter().enumerate() {
             seats[s as usize].rank = (n - i) as f32;
         }
@@ -301,13 +328,20 @@ impl ChessGame {
                 if n == 2 {
                     return GameResult::win(2, Seat(w), reason);
                 }
-                seats[w as usize] = SeatOutcome { rank: 1.0, score: 1.0 };
+                seats[w as usize] = SeatOutcome {
+                    rank: 1.0,
+                    score: 1.0,
+                };
             }
             None => {
-                let survivors: Vec<usize> = (0..n).filter(|&s| self.pos.is_active(s as u8)).collect();
+                let survivors: Vec<usize> =
+                    (0..n).filter(|&s| self.pos.is_active(s as u8)).collect();
                 let k = survivors.len().max(1);
                 for &s in &survivors {
-                    seats[s] = SeatOutcome { rank: (1 + k) as f32 / 2.0, score: 1.0 / k as f32 };
+                    seats[s] = SeatOutcome {
+                        rank: (1 + k) as f32 / 2.0,
+                        score: 1.0 / k as f32,
+                    };
                 }
             }
         }
@@ -364,7 +398,8 @@ impl libro_core::Game for ChessGame {
     }
 
     fn result(&self) -> Option<GameResult> {
-        self.over.map(|(reason, winner)| self.make_result(reason, winner))
+        self.over
+            .map(|(reason, winner)| self.make_result(reason, winner))
     }
 
     fn hash(&self) -> u64 {
@@ -381,7 +416,10 @@ impl libro_core::Game for ChessGame {
 
     fn write_move(&self, mv: Move, f: &mut dyn fmt::Write) -> fmt::Result {
         let mut legal = MoveList::new();
-        if mv.is_board_move() && (self.pos.stacked.contains(mv.from()) || self.rules.options.stacking == crate::options::Stacking::Ludii) {
+        if mv.is_board_move()
+            && (self.pos.stacked.contains(mv.from())
+                || self.rules.options.stacking == crate::options::Stacking::Ludii)
+        {
             self.pos.generate(&self.rules, &mut legal);
         }
         notation::write_coordinate(&self.rules, &self.pos, &legal, mv, f)

@@ -86,7 +86,12 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file() as u8) as char, self.rank() + 1)
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file() as u8) as char,
+            self.rank() + 1
+        )
     }
 }
 
@@ -191,15 +196,27 @@ pub struct Direction(pub u8);
 
 impl Direction {
     /// File and rank steps of the eight directions, clockwise from north.
-    pub const STEPS: [(i32, i32); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+    pub const STEPS: [(i32, i32); 8] = [
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+    ];
 
     /// The direction of a unit step, if it is one.
     pub fn from_step(df: i32, dr: i32) -> Option<Direction> {
-        Self::STEPS.iter().position(|&s| s == (df, dr)).map(|i| Direction(i as u8))
+        Self::STEPS
+            .iter()
+            .position(|&s| s == (df, dr))
+            .map(|i| Direction(i as u8))
     }
     /// Whether the direction runs along a file or rank.
     pub const fn is_orthogonal(self) -> bool {
-        self.0 % 2 == 0
+        self.0.is_multiple_of(2)
     }
     /// The opposite direction.
     pub const fn reverse(self) -> Direction {
@@ -297,57 +314,167 @@ fn edges_mask(sq: usize, dirs: &[usize]) -> u64 {
     m
 }
 
-fn build_magics(dirs: &[usize], seed: u64) -> Magics {
-    let mut rng = seed;
-    let mut next = move || {
-        // xorshift64*
-        rng ^= rng >> 12;
-        rng ^= rng << 25;
-        rng ^= rng >> 27;
-        rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    };
+/// Magic multipliers for the sliding-attack tables (found once by a seeded random search;
+/// `magics_are_exact` checks every entry against a slow slide).
+const ROOK_MAGICS: [u64; 64] = [
+    0x1080_0040_0880_1020,
+    0x0840_0920_02C0_3000,
+    0x1900_2000_1040_0900,
+    0x0880_1000_0800_0480,
+    0x4200_1004_2008_0200,
+    0x8100_0201_0008_0400,
+    0x0200_0401_1088_6200,
+    0x0200_0080_4022_0411,
+    0x0404_8000_8440_0220,
+    0x0000_4010_0040_2000,
+    0x0086_0010_8122_0440,
+    0x0408_8008_0010_0280,
+    0x000A_0012_0104_0820,
+    0x8848_8002_0084_0080,
+    0x4001_0001_0004_0200,
+    0x0442_0001_0210_5084,
+    0x9080_0100_2080_4100,
+    0x0040_4040_0020_1009,
+    0x0000_8080_1000_2009,
+    0x2200_0900_21D0_0100,
+    0x0008_0080_0804_0080,
+    0x0004_0040_0201_0040,
+    0x0011_0400_0801_5042,
+    0x0000_0A00_0176_8104,
+    0x0000_8000_8020_4009,
+    0x2010_0041_4000_2001,
+    0x9800_2002_8010_0080,
+    0x1000_1000_8008_0080,
+    0x0442_000A_0004_9020,
+    0x2100_0400_8002_0080,
+    0x0800_1204_0090_0148,
+    0x0010_040A_0012_8541,
+    0x2800_8040_0080_0030,
+    0x1010_0020_0040_0041,
+    0x4000_2000_1100_4100,
+    0x0610_0084_1080_0800,
+    0x0400_8024_0280_0800,
+    0xC100_0200_8080_0400,
+    0x0002_0008_0200_0401,
+    0x0182_0858_8200_0401,
+    0x0220_2040_0080_8000,
+    0x2860_1000_4002_4022,
+    0x0001_0020_0411_0040,
+    0x9910_1042_000A_0020,
+    0x0004_0800_0400_8080,
+    0x0010_0400_0200_8080,
+    0x2012_0048_8102_0004,
+    0x8300_8424_4482_0011,
+    0x0088_4038_8201_0200,
+    0x0820_4000_8021_0100,
+    0x0110_9100_40A0_0300,
+    0x0801_1002_8008_0480,
+    0x0242_0090_0820_0600,
+    0x1002_0004_8950_0200,
+    0x0040_8002_0001_0080,
+    0x0091_8000_4100_0080,
+    0x0000_2093_0048_8001,
+    0x04C1_0024_1482_4001,
+    0x0200_2000_0B00_1041,
+    0x7000_1000_0420_0901,
+    0x8002_0020_0410_0802,
+    0x3001_0002_084C_0007,
+    0x0888_2218_0081_3004,
+    0x4000_0028_4084_0112,
+];
+
+const BISHOP_MAGICS: [u64; 64] = [
+    0x2048_0170_2091_0100,
+    0x0044_4104_2400_8008,
+    0x0408_28A4_0090_0000,
+    0x8002_2092_0002_2000,
+    0x0002_0210_0054_0002,
+    0x0021_0188_4000_0000,
+    0x0000_9E84_2020_4002,
+    0x00A0_9201_1008_4480,
+    0x4003_0620_1801_0110,
+    0x0221_0468_1200_4E09,
+    0x01E1_1002_9589_12A0,
+    0x0000_0444_1080_4000,
+    0x0000_8212_1000_0080,
+    0x0802_0110_2210_A800,
+    0x0080_0404_1104_5004,
+    0x0070_4A18_4202_1000,
+    0x1005_0610_7032_2800,
+    0x0018_0010_1041_0444,
+    0x0010_0008_0040_1420,
+    0x2204_0028_4400_0800,
+    0x2052_0204_1202_2280,
+    0x000A_0201_0100_8208,
+    0x0040_4002_0104_2000,
+    0x03E1_0820_4048_0410,
+    0x1004_2000_0420_8414,
+    0x0870_0400_9848_08C8,
+    0x0088_0800_0400_4410,
+    0x008C_0240_1401_00A2,
+    0x0008_8400_0182_2000,
+    0x0050_0880_0108_0100,
+    0x9814_0840_040A_2200,
+    0x3002_0209_0021_0110,
+    0x1004_0406_4020_6000,
+    0x1090_9090_0084_0400,
+    0x9002_4448_1010_0020,
+    0x4000_0200_8008_0080,
+    0x0028_0204_0001_1010,
+    0x0290_8083_0002_0100,
+    0x8010_0208_8200_4410,
+    0x0604_0100_4008_2C20,
+    0x2004_0104_C080_1008,
+    0x6004_2084_2400_1050,
+    0x1002_8400_4100_0800,
+    0x0200_0420_1800_0102,
+    0xA800_2000_A082_1C00,
+    0x0040_0808_0220_1910,
+    0x0222_6204_4400_0100,
+    0x0002_0800_4102_0088,
+    0x1500_8201_1040_1050,
+    0x0000_4920_9010_0080,
+    0x0900_4100_4110_0000,
+    0x0302_0004_2088_0000,
+    0x0010_5012_0202_0020,
+    0x0008_2004_9004_9040,
+    0x0462_0802_14A4_0120,
+    0x2421_3101_0200_8100,
+    0x2400_4200_8088_4060,
+    0x0800_8044_0618_4208,
+    0x0B00_8012_4A08_4400,
+    0x082E_0823_0084_0412,
+    0x6051_0490_4008_2200,
+    0xC610_2110_0210_2101,
+    0x0000_0488_0801_0433,
+    0x0010_2008_0440_5440,
+];
+
+fn build_magics(dirs: &[usize], magics: &[u64; 64]) -> Magics {
     let mut entries = Vec::with_capacity(64);
     let mut table = Vec::new();
-    for sq in 0..64 {
+    for (sq, &magic) in magics.iter().enumerate() {
         let mask = edges_mask(sq, dirs);
         let bits = mask.count_ones();
-        let size = 1usize << bits;
-        let mut occs = Vec::with_capacity(size);
-        let mut atts = Vec::with_capacity(size);
+        let shift = 64 - bits;
+        let offset = table.len();
+        table.resize(offset + (1usize << bits), 0);
         // Carry-Rippler enumeration of the subsets of the mask.
         let mut sub = 0u64;
         loop {
-            occs.push(sub);
-            atts.push(slide(sq, dirs, sub));
+            let idx = (sub.wrapping_mul(magic) >> shift) as usize;
+            table[offset + idx] = slide(sq, dirs, sub);
             sub = sub.wrapping_sub(mask) & mask;
             if sub == 0 {
                 break;
             }
         }
-        let shift = 64 - bits;
-        let mut slots = vec![u64::MAX; size];
-        let magic = loop {
-            let candidate = next() & next() & next();
-            if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 {
-                continue;
-            }
-            slots.iter_mut().for_each(|s| *s = u64::MAX);
-            let ok = occs.iter().zip(&atts).all(|(&o, &a)| {
-                let idx = (o.wrapping_mul(candidate) >> shift) as usize;
-                if slots[idx] == u64::MAX {
-                    slots[idx] = a;
-                    true
-                } else {
-                    slots[idx] == a
-                }
-            });
-            if ok {
-                break candidate;
-            }
-        };
-        let offset = table.len();
-        table.extend(slots.iter().map(|&s| if s == u64::MAX { 0 } else { s }));
-        entries.push(Magic { mask, magic, shift, offset });
+        entries.push(Magic {
+            mask,
+            magic,
+            shift,
+            offset,
+        });
     }
     Magics { entries, table }
 }
@@ -385,8 +512,8 @@ impl Geometry {
             between,
             line,
             direction,
-            rook: build_magics(&[0, 2, 4, 6], 0x9E37_79B9_7F4A_7C15),
-            bishop: build_magics(&[1, 3, 5, 7], 0xD1B5_4A32_D192_ED03),
+            rook: build_magics(&[0, 2, 4, 6], &ROOK_MAGICS),
+            bishop: build_magics(&[1, 3, 5, 7], &BISHOP_MAGICS),
         }
     }
 }
@@ -398,19 +525,54 @@ mod tests {
     #[test]
     fn rook_attacks_stop_at_blockers() {
         let d4 = Board::STANDARD.parse_square("d4").unwrap();
-        let occ = Bitboard::EMPTY.with(Board::STANDARD.parse_square("d6").unwrap()).with(Board::STANDARD.parse_square("b4").unwrap());
+        let occ = Bitboard::EMPTY
+            .with(Board::STANDARD.parse_square("d6").unwrap())
+            .with(Board::STANDARD.parse_square("b4").unwrap());
         let att = rook_attacks(d4, occ);
         let names: Vec<String> = att.map(|s| s.to_string()).collect();
         // d-file up to the blocker on d6, down to d1; rank 4 left to b4, right to h4.
-        assert_eq!(names, ["d1", "d2", "d3", "b4", "c4", "e4", "f4", "g4", "h4", "d5", "d6"]);
+        assert_eq!(
+            names,
+            ["d1", "d2", "d3", "b4", "c4", "e4", "f4", "g4", "h4", "d5", "d6"]
+        );
     }
 
     #[test]
     fn bishop_attacks_match_slow_slide() {
         for sq in 0..64u8 {
-            for occ in [0u64, 0x0000_0018_1800_0000, 0x00FF_0000_0000_FF00, 0x8142_2418_1824_4281] {
-                assert_eq!(bishop_attacks(Square(sq), Bitboard(occ)).0, slide(sq as usize, &[1, 3, 5, 7], occ));
-                assert_eq!(rook_attacks(Square(sq), Bitboard(occ)).0, slide(sq as usize, &[0, 2, 4, 6], occ));
+            for occ in [
+                0u64,
+                0x0000_0018_1800_0000,
+                0x00FF_0000_0000_FF00,
+                0x8142_2418_1824_4281,
+            ] {
+                assert_eq!(
+                    bishop_attacks(Square(sq), Bitboard(occ)).0,
+                    slide(sq as usize, &[1, 3, 5, 7], occ)
+                );
+                assert_eq!(
+                    rook_attacks(Square(sq), Bitboard(occ)).0,
+                    slide(sq as usize, &[0, 2, 4, 6], occ)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn magics_are_exact() {
+        // Every occupancy subset of every square maps to its own slow-slide attack set.
+        for (dirs, magics) in [([0, 2, 4, 6], &ROOK_MAGICS), ([1, 3, 5, 7], &BISHOP_MAGICS)] {
+            let m = build_magics(&dirs, magics);
+            for sq in 0..64 {
+                let mask = edges_mask(sq, &dirs);
+                let mut sub = 0u64;
+                loop {
+                    assert_eq!(m.attacks(sq, sub), slide(sq, &dirs, sub), "square {sq}");
+                    sub = sub.wrapping_sub(mask) & mask;
+                    if sub == 0 {
+                        break;
+                    }
+                }
             }
         }
     }
@@ -419,7 +581,12 @@ mod tests {
     fn between_and_line() {
         let g = geometry();
         let b = Board::STANDARD;
-        let (a1, d4, h8, b3) = (b.parse_square("a1").unwrap(), b.parse_square("d4").unwrap(), b.parse_square("h8").unwrap(), b.parse_square("b3").unwrap());
+        let (a1, d4, h8, b3) = (
+            b.parse_square("a1").unwrap(),
+            b.parse_square("d4").unwrap(),
+            b.parse_square("h8").unwrap(),
+            b.parse_square("b3").unwrap(),
+        );
         assert_eq!(Bitboard(g.between[a1.index()][d4.index()]).count(), 2);
         assert_eq!(Bitboard(g.line[a1.index()][d4.index()]).count(), 8);
         assert!(Bitboard(g.line[d4.index()][a1.index()]).contains(h8));

@@ -23,9 +23,9 @@ mod rules;
 
 pub use game::ChessGame;
 pub use geometry::{Bitboard, Board, Square};
+pub use ludii::{replay_ludii, LudiiReport, Mismatch};
 pub use notation::{MoveError, PositionError};
 pub use options::{OptionInfo, Options};
-pub use ludii::{replay_ludii, LudiiReport, Mismatch};
 pub use perft::{perft, perft_divide};
 pub use position::{Effects, Elimination, Move, MoveList, Position};
 pub use rules::{ChessRules, PieceInfo, RulesetError, SeatInfo, MAX_TYPES};

@@ -68,11 +68,21 @@ pub fn replay_ludii(rules: &Arc<ChessRules>, jsonl: &str) -> LudiiReport {
         let record: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => {
-                report.mismatches.push(Mismatch { game: index, seed: None, ply: None, what: format!("line is not JSON: {e}") });
+                report.mismatches.push(Mismatch {
+                    game: index,
+                    seed: None,
+                    ply: None,
+                    what: format!("line is not JSON: {e}"),
+                });
                 continue;
             }
         };
-        let mut replay = Replay { rules, index, seed: record["seed"].as_u64(), out: Vec::new() };
+        let mut replay = Replay {
+            rules,
+            index,
+            seed: record["seed"].as_u64(),
+            out: Vec::new(),
+        };
         report.plies += replay.game(&record);
         report.mismatches.extend(replay.out);
     }
@@ -81,7 +91,12 @@ pub fn replay_ludii(rules: &Arc<ChessRules>, jsonl: &str) -> LudiiReport {
 
 /// The piece type and seat a Ludii component name stands for (`Queen2`, `Pawn3d1`).
 fn ludii_piece(r: &ChessRules, name: &str) -> Option<(u8, u8)> {
-    let digits = name.len() - name.chars().rev().take_while(|c| c.is_ascii_digit()).count();
+    let digits = name.len()
+        - name
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
     let (base, seat) = name.split_at(digits);
     let seat: u8 = seat.parse().ok()?;
     let base = base.trim_end_matches("_noCross");
@@ -122,11 +137,24 @@ struct Replay<'a> {
 
 impl Replay<'_> {
     fn miss(&mut self, ply: Option<usize>, what: String) {
-        self.out.push(Mismatch { game: self.index, seed: self.seed, ply, what });
+        self.out.push(Mismatch {
+            game: self.index,
+            seed: self.seed,
+            ply,
+            what,
+        });
     }
 
     fn describe(&self, set: &BTreeSet<(Square, u8, u8)>) -> String {
-        let items: Vec<String> = set.iter().map(|(sq, s, t)| format!("{} {} on {sq}", self.rules.seats[*s as usize].name, self.rules.pieces[*t as usize].name)).collect();
+        let items: Vec<String> = set
+            .iter()
+            .map(|(sq, s, t)| {
+                format!(
+                    "{} {} on {sq}",
+                    self.rules.seats[*s as usize].name, self.rules.pieces[*t as usize].name
+                )
+            })
+            .collect();
         if items.is_empty() {
             "nothing".into()
         } else {
@@ -151,23 +179,50 @@ impl Replay<'_> {
                 self.miss(Some(i), "ply is not a list".into());
                 return plies;
             };
-            let extras = p.last().filter(|v| v.is_object()).cloned().unwrap_or(Value::Null);
+            let extras = p
+                .last()
+                .filter(|v| v.is_object())
+                .cloned()
+                .unwrap_or(Value::Null);
             if game.is_over() {
-                self.miss(Some(i), format!("the game is already over here ({:?}) but Ludii plays on", game.result().map(|x| x.reason)));
+                self.miss(
+                    Some(i),
+                    format!(
+                        "the game is already over here ({:?}) but Ludii plays on",
+                        game.result().map(|x| x.reason)
+                    ),
+                );
                 return plies;
             }
             let mover = p.first().and_then(Value::as_u64).unwrap_or(0);
             let ours = game.position().to_move();
             if mover != u64::from(ours) + 1 {
-                self.miss(Some(i), format!("Ludii's mover is player {mover}, ours is {}", r.seats[ours as usize].name));
+                self.miss(
+                    Some(i),
+                    format!(
+                        "Ludii's mover is player {mover}, ours is {}",
+                        r.seats[ours as usize].name
+                    ),
+                );
                 return plies;
             }
             game.legal_moves(&mut legal);
-            let expected = extras.get("nd").and_then(Value::as_u64).or_else(|| p.get(1).and_then(Value::as_u64)).unwrap_or(0);
+            let expected = extras
+                .get("nd")
+                .and_then(Value::as_u64)
+                .or_else(|| p.get(1).and_then(Value::as_u64))
+                .unwrap_or(0);
             if legal.len() as u64 != expected {
                 let mut names: Vec<String> = legal.iter().map(|&m| game.move_text(m)).collect();
                 names.sort();
-                self.miss(Some(i), format!("{} legal moves, Ludii has {expected} (ours: {})", legal.len(), names.join(" ")));
+                self.miss(
+                    Some(i),
+                    format!(
+                        "{} legal moves, Ludii has {expected} (ours: {})",
+                        legal.len(),
+                        names.join(" ")
+                    ),
+                );
             }
             let mv = match self.recorded_move(&game, &legal, p, &extras) {
                 Ok(mv) => mv,
@@ -191,9 +246,20 @@ impl Replay<'_> {
                 .filter(|&(sq, _, _)| !(mv.is_board_move() && sq == mv.from()))
                 .collect();
             let mut ludii_removed = BTreeSet::new();
-            for x in extras.get("x").and_then(Value::as_array).into_iter().flatten() {
-                let sq = x.get(0).and_then(Value::as_str).and_then(|s| r.board.parse_square(s));
-                let pc = x.get(1).and_then(Value::as_str).and_then(|n| ludii_piece(r, n));
+            for x in extras
+                .get("x")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let sq = x
+                    .get(0)
+                    .and_then(Value::as_str)
+                    .and_then(|s| r.board.parse_square(s));
+                let pc = x
+                    .get(1)
+                    .and_then(Value::as_str)
+                    .and_then(|n| ludii_piece(r, n));
                 match (sq, pc) {
                     (Some(sq), Some((s, t))) => {
                         ludii_removed.insert((sq, s, t));
@@ -207,21 +273,47 @@ impl Replay<'_> {
                 let (a, b) = (self.describe(&removed), self.describe(&ludii_removed));
                 self.miss(Some(i), format!("removed {a}; Ludii removed {b}"));
             }
-            let promo = extras.get("promo").and_then(Value::as_str).and_then(|n| ludii_piece(r, n)).map(|x| x.1);
+            let promo = extras
+                .get("promo")
+                .and_then(Value::as_str)
+                .and_then(|n| ludii_piece(r, n))
+                .map(|x| x.1);
             if promo != fx.promoted {
-                let name = |t: Option<u8>| t.map_or("no promotion".to_string(), |t| format!("a {}", r.pieces[t as usize].name));
-                self.miss(Some(i), format!("promoted to {}; Ludii: {}", name(fx.promoted), name(promo)));
+                let name = |t: Option<u8>| {
+                    t.map_or("no promotion".to_string(), |t| {
+                        format!("a {}", r.pieces[t as usize].name)
+                    })
+                };
+                self.miss(
+                    Some(i),
+                    format!("promoted to {}; Ludii: {}", name(fx.promoted), name(promo)),
+                );
             }
             if r.seats.len() > 2 {
-                let pot = extras.get("pot").and_then(Value::as_u64).unwrap_or(pot_before);
+                let pot = extras
+                    .get("pot")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(pot_before);
                 if game.pot() != pot {
-                    self.miss(Some(i), format!("pot {} after the move; Ludii: {pot}", game.pot()));
+                    self.miss(
+                        Some(i),
+                        format!("pot {} after the move; Ludii: {pot}", game.pot()),
+                    );
                 }
                 let last = i + 1 == moves.len();
-                let ludii_out: Vec<u8> = extras.get("out").and_then(Value::as_u64).filter(|_| !(last && turn_limit)).map(|s| s as u8 - 1).into_iter().collect();
+                let ludii_out: Vec<u8> = extras
+                    .get("out")
+                    .and_then(Value::as_u64)
+                    .filter(|_| !(last && turn_limit))
+                    .map(|s| s as u8 - 1)
+                    .into_iter()
+                    .collect();
                 let our_out: Vec<u8> = fx.eliminated.iter().map(|e| e.seat).collect();
                 if ludii_out != our_out {
-                    self.miss(Some(i), format!("eliminated {our_out:?} (seats from 0); Ludii: {ludii_out:?}"));
+                    self.miss(
+                        Some(i),
+                        format!("eliminated {our_out:?} (seats from 0); Ludii: {ludii_out:?}"),
+                    );
                 }
             }
         }
@@ -229,7 +321,13 @@ impl Replay<'_> {
         plies
     }
 
-    fn recorded_move(&self, game: &ChessGame, legal: &[Move], p: &[Value], extras: &Value) -> Result<Move, String> {
+    fn recorded_move(
+        &self,
+        game: &ChessGame,
+        legal: &[Move],
+        p: &[Value],
+        extras: &Value,
+    ) -> Result<Move, String> {
         let r = self.rules;
         let what = p.get(2).and_then(Value::as_str).unwrap_or("");
         let mv = match what {
@@ -237,20 +335,36 @@ impl Replay<'_> {
             "bet" => Move::bet(p.get(3).and_then(Value::as_u64).unwrap_or(0).min(255) as u8),
             from => {
                 let to = p.get(3).and_then(Value::as_str).unwrap_or("");
-                let (Some(f), Some(t)) = (r.board.parse_square(from), r.board.parse_square(to)) else {
+                let (Some(f), Some(t)) = (r.board.parse_square(from), r.board.parse_square(to))
+                else {
                     return Err(format!("cannot read the move {from}-{to}"));
                 };
-                let candidates: Vec<Move> = legal.iter().copied().filter(|m| m.is_board_move() && m.from() == f && m.to() == t).collect();
+                let candidates: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| m.is_board_move() && m.from() == f && m.to() == t)
+                    .collect();
                 match candidates.as_slice() {
                     [m] => *m,
-                    [] => return Err(format!("recorded move {from}{to} is not legal here ({game})")),
+                    [] => {
+                        return Err(format!(
+                            "recorded move {from}{to} is not legal here ({game})"
+                        ))
+                    }
                     many => {
                         // Two things move from one square: Ludii's level (`lf`, 0 if absent)
                         // names the one. The bottom is the pawn under a shared square's fers,
                         // or a phantom pawn under the piece standing on its square.
                         let level = extras.get("lf").and_then(Value::as_u64).unwrap_or(0);
-                        let is_bottom = |m: &Move| m.is_phantom() || (r.pieces[m.piece() as usize].is_pawn() && !many.iter().any(|o| o.is_phantom()));
-                        *many.iter().find(|m| is_bottom(m) == (level == 0)).unwrap_or(&many[0])
+                        let is_bottom = |m: &Move| {
+                            m.is_phantom()
+                                || (r.pieces[m.piece() as usize].is_pawn()
+                                    && !many.iter().any(|o| o.is_phantom()))
+                        };
+                        *many
+                            .iter()
+                            .find(|m| is_bottom(m) == (level == 0))
+                            .unwrap_or(&many[0])
                     }
                 }
             }
@@ -258,7 +372,10 @@ impl Replay<'_> {
         if legal.contains(&mv) {
             Ok(mv)
         } else {
-            Err(format!("recorded move {} is not legal here ({game})", game.move_text(mv)))
+            Err(format!(
+                "recorded move {} is not legal here ({game})",
+                game.move_text(mv)
+            ))
         }
     }
 
@@ -270,9 +387,20 @@ impl Replay<'_> {
         };
         let turn_limit = record["end_type"].as_str() == Some("TurnLimit");
         if turn_limit != (result.reason == EndReason::MoveLimit) {
-            self.miss(None, format!("ours ended by {}; Ludii's end: {}", result.reason, record["end_type"]));
+            self.miss(
+                None,
+                format!(
+                    "ours ended by {}; Ludii's end: {}",
+                    result.reason, record["end_type"]
+                ),
+            );
         }
-        let ranking: Vec<f64> = record["ranking"].as_array().into_iter().flatten().filter_map(Value::as_f64).collect();
+        let ranking: Vec<f64> = record["ranking"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_f64)
+            .collect();
         let ours: Vec<f64> = result.seats.iter().map(|s| f64::from(s.rank)).collect();
         if ranking != ours {
             self.miss(None, format!("ranking {ours:?}; Ludii {ranking:?}"));
@@ -294,14 +422,22 @@ impl Replay<'_> {
                     _ => Vec::new(),
                 };
                 for n in names {
-                    if let (Some(sq), Some((s, t))) = (r.board.parse_square(sq), ludii_piece(r, n)) {
+                    if let (Some(sq), Some((s, t))) = (r.board.parse_square(sq), ludii_piece(r, n))
+                    {
                         expected.insert((sq, s, t));
                     }
                 }
             }
             let actual = pieces(r, game.position());
             if actual != expected {
-                self.miss(None, format!("final board has {}; Ludii's has {}", self.describe(&actual), self.describe(&expected)));
+                self.miss(
+                    None,
+                    format!(
+                        "final board has {}; Ludii's has {}",
+                        self.describe(&actual),
+                        self.describe(&expected)
+                    ),
+                );
             }
         }
     }

@@ -11,6 +11,7 @@
 //!   square topped by an enemy piece;
 //! - the move carries what stands at the bottom of its square: a piece standing there (of
 //!   either side) is moved; from an empty square an ownerless *ghost* marker is created.
+//!
 //! A ghost blocks pawn steps and rook slides and cannot be captured, but kings, knights, fils
 //! and fers may step onto it (standing on top of it); a capture on its square removes it.
 //! Phantoms and ghosts give check like pieces do. These rules are derived from Ludii's source
@@ -46,7 +47,9 @@ impl Position {
     /// Whether seat `s`'s king is attacked under Ludii's stacking (ghosts block sliders;
     /// phantoms attack).
     pub(crate) fn ludii_king_attacked(&self, r: &ChessRules, s: u8) -> bool {
-        let Some(k) = self.king_square(r, s) else { return false };
+        let Some(k) = self.king_square(r, s) else {
+            return false;
+        };
         let them = 1 - s;
         let blockers = self.occ | self.ghost;
         let theirs = self.seat_bb[them as usize];
@@ -84,11 +87,15 @@ impl Position {
         for t in 0..r.pieces.len() as u8 {
             let tb = r.table(us, t);
             let cannot = r.pieces[t as usize].cannot_capture;
-            let capt = (0..r.pieces.len()).filter(|&v| cannot >> v & 1 != 0).fold(enemy, |b, v| b & !self.type_bb[v]);
+            let capt = (0..r.pieces.len())
+                .filter(|&v| cannot >> v & 1 != 0)
+                .fold(enemy, |b, v| b & !self.type_bb[v]);
             for sq in self.type_bb[t as usize] & own {
                 let q = tb.quiet[sq.index()];
                 // Moves that may also capture land on anything not friendly, ghosts included.
-                let mut targets = (q & empty) | (q & tb.capture[sq.index()] & ghost_only) | (tb.capture[sq.index()] & capt);
+                let mut targets = (q & empty)
+                    | (q & tb.capture[sq.index()] & ghost_only)
+                    | (tb.capture[sq.index()] & capt);
                 if tb.quiet_dirs | tb.capture_dirs != 0 {
                     let mut slide = Bitboard::EMPTY;
                     if (tb.quiet_dirs | tb.capture_dirs) & 0x55 != 0 {
@@ -101,7 +108,9 @@ impl Position {
                 }
                 let (start, len) = tb.extra_index[sq.index()];
                 for e in &tb.extras[start as usize..start as usize + len as usize] {
-                    let ok = !e.initial || (r.pieces[t as usize].is_pawn() && tb.start.contains(sq)) || self.unmoved.contains(sq);
+                    let ok = !e.initial
+                        || (r.pieces[t as usize].is_pawn() && tb.start.contains(sq))
+                        || self.unmoved.contains(sq);
                     if ok && empty.contains(e.to) && (e.block & blockers).is_empty() {
                         targets = targets.with(e.to);
                     }
@@ -123,7 +132,11 @@ impl Position {
             targets |= self.phantom_attacks(r, s) & enemy;
             for to in targets {
                 // The same step by our own piece at the bottom of the square is the same move.
-                let duplicate = own.contains(s) && !self.ghost.contains(s) && pseudo.iter().any(|m| m.from() == s && m.to() == to && self.bottom_type(r, s) == Some(m.piece()));
+                let duplicate = own.contains(s)
+                    && !self.ghost.contains(s)
+                    && pseudo.iter().any(|m| {
+                        m.from() == s && m.to() == to && self.bottom_type(r, s) == Some(m.piece())
+                    });
                 if !duplicate {
                     pseudo.push(Move::phantom(s, to, pawn));
                 }
@@ -146,7 +159,9 @@ impl Position {
     /// The type at the bottom of a square (the pawn under a shared square's fers).
     fn bottom_type(&self, r: &ChessRules, s: Square) -> Option<u8> {
         let types = self.types_at(r, s);
-        (0..r.pieces.len() as u8).filter(|&t| types >> t & 1 != 0).min_by_key(|&t| (!r.pieces[t as usize].is_pawn(), t))
+        (0..r.pieces.len() as u8)
+            .filter(|&t| types >> t & 1 != 0)
+            .min_by_key(|&t| (!r.pieces[t as usize].is_pawn(), t))
     }
 
     /// Plays a phantom's move: a capture clears the target square; then whatever stands at the
@@ -210,4 +225,3 @@ impl Position {
         }
     }
 }
-

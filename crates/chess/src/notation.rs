@@ -40,7 +40,9 @@ pub struct Extras {
 
 /// Bottom-first order of the two types on a shared square: pawns at the bottom, as set up.
 fn stack_types(r: &ChessRules, types: u8) -> Vec<u8> {
-    let mut v: Vec<u8> = (0..r.pieces.len() as u8).filter(|t| types >> t & 1 != 0).collect();
+    let mut v: Vec<u8> = (0..r.pieces.len() as u8)
+        .filter(|t| types >> t & 1 != 0)
+        .collect();
     v.sort_by_key(|&t| (!r.pieces[t as usize].is_pawn(), t));
     v
 }
@@ -48,7 +50,11 @@ fn stack_types(r: &ChessRules, types: u8) -> Vec<u8> {
 fn piece_token(r: &ChessRules, seat: u8, t: u8, out: &mut String) {
     let letter = r.pieces[t as usize].letter;
     if r.num_seats() == 2 {
-        out.push(if seat == 0 { letter } else { letter.to_ascii_lowercase() });
+        out.push(if seat == 0 {
+            letter
+        } else {
+            letter.to_ascii_lowercase()
+        });
     } else {
         out.push(r.seats[seat as usize].letter);
         out.push(letter);
@@ -56,7 +62,12 @@ fn piece_token(r: &ChessRules, seat: u8, t: u8, out: &mut String) {
 }
 
 /// Writes the position string.
-pub fn write_position(r: &ChessRules, pos: &Position, extras: &Extras, f: &mut dyn Write) -> fmt::Result {
+pub fn write_position(
+    r: &ChessRules,
+    pos: &Position,
+    extras: &Extras,
+    f: &mut dyn Write,
+) -> fmt::Result {
     let mut board = String::new();
     for rank in (0..8).rev() {
         let mut empty = 0;
@@ -112,16 +123,38 @@ pub fn write_position(r: &ChessRules, pos: &Position, extras: &Extras, f: &mut d
         write!(f, " ghosts:{g}")?;
     }
     if pos.phantom.iter().any(|p| p.any()) {
-        let p: Vec<String> = pos.phantom.iter().map(|b| if b.is_empty() { "-".to_string() } else { b.map(|s| s.to_string()).collect() }).collect();
+        let p: Vec<String> = pos
+            .phantom
+            .iter()
+            .map(|b| {
+                if b.is_empty() {
+                    "-".to_string()
+                } else {
+                    b.map(|s| s.to_string()).collect()
+                }
+            })
+            .collect();
         write!(f, " phantoms:{}", p.join("/"))?;
     }
     if r.num_seats() > 2 {
         let n = r.num_seats();
-        let stakes: Vec<String> = (0..n).map(|s| extras.stakes[s].map_or("-".to_string(), |v| v.to_string())).collect();
+        let stakes: Vec<String> = (0..n)
+            .map(|s| extras.stakes[s].map_or("-".to_string(), |v| v.to_string()))
+            .collect();
         let paid: Vec<String> = (0..n).map(|s| extras.paid[s].to_string()).collect();
-        write!(f, " stakes:{} paid:{} pot:{}", stakes.join("/"), paid.join("/"), extras.paid.iter().sum::<u64>())?;
+        write!(
+            f,
+            " stakes:{} paid:{} pot:{}",
+            stakes.join("/"),
+            paid.join("/"),
+            extras.paid.iter().sum::<u64>()
+        )?;
         if !extras.out.is_empty() {
-            let out: String = extras.out.iter().map(|&s| r.seats[s as usize].letter).collect();
+            let out: String = extras
+                .out
+                .iter()
+                .map(|&s| r.seats[s as usize].letter)
+                .collect();
             write!(f, " out:{out}")?;
         }
     }
@@ -133,7 +166,10 @@ pub fn write_position(r: &ChessRules, pos: &Position, extras: &Extras, f: &mut d
 
 /// Reads a position string written by [`write_position`].
 pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), PositionError> {
-    let err = |what: String| PositionError { text: text.to_string(), what };
+    let err = |what: String| PositionError {
+        text: text.to_string(),
+        what,
+    };
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.len() < 6 {
         return Err(err(format!("{} fields; expected board, seat to move, unmoved, capture flag, halfmove clock and move number", fields.len())));
@@ -157,7 +193,11 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
                 while k < chars.len() && chars[k].is_ascii_digit() {
                     k += 1;
                 }
-                let run: u8 = chars[j..k].iter().collect::<String>().parse().map_err(|_| err(format!("rank {}: bad number", rank + 1)))?;
+                let run: u8 = chars[j..k]
+                    .iter()
+                    .collect::<String>()
+                    .parse()
+                    .map_err(|_| err(format!("rank {}: bad number", rank + 1)))?;
                 if stack.is_some() || run == 0 {
                     return Err(err(format!("rank {}: bad empty-square count", rank + 1)));
                 }
@@ -174,9 +214,14 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
                 continue;
             }
             if c == ')' {
-                let pieces = stack.take().ok_or_else(|| err(format!("rank {}: `)` without `(`", rank + 1)))?;
+                let pieces = stack
+                    .take()
+                    .ok_or_else(|| err(format!("rank {}: `)` without `(`", rank + 1)))?;
                 if pieces.len() != 2 || pieces[0].0 != pieces[1].0 || pieces[0].1 == pieces[1].1 {
-                    return Err(err(format!("rank {}: a shared square holds two different pieces of one seat", rank + 1)));
+                    return Err(err(format!(
+                        "rank {}: a shared square holds two different pieces of one seat",
+                        rank + 1
+                    )));
                 }
                 if file >= 8 {
                     return Err(err(format!("rank {}: too many squares", rank + 1)));
@@ -189,13 +234,30 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
                 continue;
             }
             let (seat, letter, used) = if n == 2 {
-                (if c.is_ascii_uppercase() { 0 } else { 1 }, c.to_ascii_uppercase(), 1)
+                (
+                    if c.is_ascii_uppercase() { 0 } else { 1 },
+                    c.to_ascii_uppercase(),
+                    1,
+                )
             } else {
-                let seat = r.seats.iter().position(|s| s.letter == c).ok_or_else(|| err(format!("rank {}: `{c}` is not a seat letter", rank + 1)))?;
-                let l = *chars.get(j + 1).ok_or_else(|| err(format!("rank {}: seat letter `{c}` without a piece", rank + 1)))?;
+                let seat =
+                    r.seats.iter().position(|s| s.letter == c).ok_or_else(|| {
+                        err(format!("rank {}: `{c}` is not a seat letter", rank + 1))
+                    })?;
+                let l = *chars.get(j + 1).ok_or_else(|| {
+                    err(format!(
+                        "rank {}: seat letter `{c}` without a piece",
+                        rank + 1
+                    ))
+                })?;
                 (seat as u8, l, 2)
             };
-            let t = r.piece_by_letter(letter).ok_or_else(|| err(format!("rank {}: `{letter}` is not a piece letter", rank + 1)))?;
+            let t = r.piece_by_letter(letter).ok_or_else(|| {
+                err(format!(
+                    "rank {}: `{letter}` is not a piece letter",
+                    rank + 1
+                ))
+            })?;
             j += used;
             match stack.as_mut() {
                 Some(v) => v.push((seat, t)),
@@ -226,7 +288,10 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
         let s = fields[2];
         let mut i = 0;
         while i < s.len() {
-            let end = (i + 2..=s.len().min(i + 3)).rev().find(|&e| r.board.parse_square(&s[i..e]).is_some()).ok_or_else(|| err(format!("unmoved field `{s}` is not a list of squares")))?;
+            let end = (i + 2..=s.len().min(i + 3))
+                .rev()
+                .find(|&e| r.board.parse_square(&s[i..e]).is_some())
+                .ok_or_else(|| err(format!("unmoved field `{s}` is not a list of squares")))?;
             let sq = r.board.parse_square(&s[i..end]).expect("checked");
             if !pos.occ.contains(sq) {
                 return Err(err(format!("unmoved square {sq} is empty")));
@@ -240,8 +305,12 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
         "-" => false,
         other => return Err(err(format!("capture flag `{other}` is not `x` or `-`"))),
     };
-    pos.halfmove = fields[4].parse().map_err(|_| err(format!("halfmove clock `{}` is not a number", fields[4])))?;
-    let number: u32 = fields[5].parse().map_err(|_| err(format!("move number `{}` is not a number", fields[5])))?;
+    pos.halfmove = fields[4]
+        .parse()
+        .map_err(|_| err(format!("halfmove clock `{}` is not a number", fields[4])))?;
+    let number: u32 = fields[5]
+        .parse()
+        .map_err(|_| err(format!("move number `{}` is not a number", fields[5])))?;
     pos.ply = if n == 2 {
         if number == 0 {
             return Err(err("the move number starts at 1".into()));
@@ -253,24 +322,55 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
     let mut extras = Extras::default();
     let mut seen_stakes = false;
     for field in &fields[6..] {
-        let (key, value) = field.split_once(':').ok_or_else(|| err(format!("extra field `{field}` is not key:value")))?;
+        let (key, value) = field
+            .split_once(':')
+            .ok_or_else(|| err(format!("extra field `{field}` is not key:value")))?;
         let numbers = |v: &str| -> Result<Vec<Option<u64>>, PositionError> {
             let parts: Vec<&str> = v.split('/').collect();
             if parts.len() != n {
-                return Err(err(format!("`{key}` lists {} values for {n} seats", parts.len())));
+                return Err(err(format!(
+                    "`{key}` lists {} values for {n} seats",
+                    parts.len()
+                )));
             }
-            parts.iter().map(|p| if *p == "-" { Ok(None) } else { p.parse().map(Some).map_err(|_| err(format!("`{key}`: `{p}` is not a number"))) }).collect()
+            parts
+                .iter()
+                .map(|p| {
+                    if *p == "-" {
+                        Ok(None)
+                    } else {
+                        p.parse()
+                            .map(Some)
+                            .map_err(|_| err(format!("`{key}`: `{p}` is not a number")))
+                    }
+                })
+                .collect()
         };
         match key {
-            "passes" => pos.passes = value.parse().map_err(|_| err(format!("passes `{value}` is not a number")))?,
-            "ghosts" if r.options.stacking == crate::options::Stacking::Ludii => pos.ghost = squares(r, value).ok_or_else(|| err(format!("ghosts `{value}` is not a list of squares")))?,
+            "passes" => {
+                pos.passes = value
+                    .parse()
+                    .map_err(|_| err(format!("passes `{value}` is not a number")))?
+            }
+            "ghosts" if r.options.stacking == crate::options::Stacking::Ludii => {
+                pos.ghost = squares(r, value)
+                    .ok_or_else(|| err(format!("ghosts `{value}` is not a list of squares")))?
+            }
             "phantoms" if r.options.stacking == crate::options::Stacking::Ludii => {
                 let parts: Vec<&str> = value.split('/').collect();
                 if parts.len() != 2 {
-                    return Err(err(format!("phantoms `{value}` needs one list per seat, like `h8/-`")));
+                    return Err(err(format!(
+                        "phantoms `{value}` needs one list per seat, like `h8/-`"
+                    )));
                 }
                 for (s, part) in parts.iter().enumerate() {
-                    pos.phantom[s] = if *part == "-" { Bitboard::EMPTY } else { squares(r, part).ok_or_else(|| err(format!("phantoms `{part}` is not a list of squares")))? };
+                    pos.phantom[s] = if *part == "-" {
+                        Bitboard::EMPTY
+                    } else {
+                        squares(r, part).ok_or_else(|| {
+                            err(format!("phantoms `{part}` is not a list of squares"))
+                        })?
+                    };
                 }
             }
             "over" if value == "repetition" => extras.over = Some(value.to_string()),
@@ -286,18 +386,29 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
             }
             "paid" if n > 2 => {
                 for (s, v) in numbers(value)?.into_iter().enumerate() {
-                    extras.paid[s] = v.ok_or_else(|| err("`paid` needs a number for every seat".into()))?;
+                    extras.paid[s] =
+                        v.ok_or_else(|| err("`paid` needs a number for every seat".into()))?;
                 }
             }
             "pot" if n > 2 => {
-                let pot: u64 = value.parse().map_err(|_| err(format!("pot `{value}` is not a number")))?;
+                let pot: u64 = value
+                    .parse()
+                    .map_err(|_| err(format!("pot `{value}` is not a number")))?;
                 if pot != extras.paid.iter().sum::<u64>() {
-                    return Err(err(format!("the pot {pot} is not what the seats paid ({})", extras.paid.iter().sum::<u64>())));
+                    return Err(err(format!(
+                        "the pot {pot} is not what the seats paid ({})",
+                        extras.paid.iter().sum::<u64>()
+                    )));
                 }
             }
             "out" if n > 2 => {
                 for c in value.chars() {
-                    let s = r.seats.iter().position(|s| s.letter == c).ok_or_else(|| err(format!("out: `{c}` is not a seat letter")))? as u8;
+                    let s = r
+                        .seats
+                        .iter()
+                        .position(|s| s.letter == c)
+                        .ok_or_else(|| err(format!("out: `{c}` is not a seat letter")))?
+                        as u8;
                     if extras.out.contains(&s) {
                         return Err(err(format!("out: `{c}` is listed twice")));
                     }
@@ -313,10 +424,16 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
         let out = extras.out.contains(&s);
         let has = pos.seat_bb[s as usize].any();
         if out && has {
-            return Err(err(format!("seat `{}` is out but still has pieces", r.seats[s as usize].name)));
+            return Err(err(format!(
+                "seat `{}` is out but still has pieces",
+                r.seats[s as usize].name
+            )));
         }
         if !out && !has {
-            return Err(err(format!("seat `{}` has no pieces but is not listed as out", r.seats[s as usize].name)));
+            return Err(err(format!(
+                "seat `{}` has no pieces but is not listed as out",
+                r.seats[s as usize].name
+            )));
         }
         if !out {
             pos.active |= 1 << s;
@@ -327,12 +444,20 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
     }
     if n > 2 {
         if !seen_stakes {
-            return Err(err("a position with more than two seats needs `stakes:`".into()));
+            return Err(err(
+                "a position with more than two seats needs `stakes:`".into()
+            ));
         }
         let pending = extras.stakes[..n].iter().filter(|s| s.is_none()).count();
         if pending > 0 {
-            if !r.options.bets || extras.stakes[..n - pending].iter().any(|s| s.is_none()) || pos.to_move as usize != n - pending {
-                return Err(err("stakes still to be bet must be the last seats', and that seat must be to move".into()));
+            if !r.options.bets
+                || extras.stakes[..n - pending].iter().any(|s| s.is_none())
+                || pos.to_move as usize != n - pending
+            {
+                return Err(err(
+                    "stakes still to be bet must be the last seats', and that seat must be to move"
+                        .into(),
+                ));
             }
             pos.bets_pending = pending as u8;
         }
@@ -340,7 +465,8 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
     if let Some(k) = r.royal {
         for s in 0..n {
             let kings = (pos.type_bb[k as usize] & pos.seat_bb[s]).count();
-            let needed_one = pos.is_active(s as u8) && r.options.king_capture == crate::options::KingCapture::Eliminates;
+            let needed_one = pos.is_active(s as u8)
+                && r.options.king_capture == crate::options::KingCapture::Eliminates;
             if kings > 1 || (needed_one && kings != 1) {
                 return Err(err(format!("seat `{}` has {kings} kings", r.seats[s].name)));
             }
@@ -354,18 +480,28 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
                 && r.options.promotion == crate::options::Promotion::Always
                 && r.options.promote_on_capture
             {
-                return Err(err(format!("a {} of `{}` stands unpromoted on its last line", r.pieces[t as usize].name, r.seats[s as usize].name)));
+                return Err(err(format!(
+                    "a {} of `{}` stands unpromoted on its last line",
+                    r.pieces[t as usize].name, r.seats[s as usize].name
+                )));
             }
         }
     }
     if n == 2 && pos.in_check(r, 1 - pos.to_move) {
-        return Err(err(format!("`{}` is not to move but is in check", r.seats[1 - pos.to_move as usize].name)));
+        return Err(err(format!(
+            "`{}` is not to move but is in check",
+            r.seats[1 - pos.to_move as usize].name
+        )));
     }
     // Pawns' first-move rights come from their starting squares, not from this field.
     for sq in pos.unmoved {
-        let t = (0..r.pieces.len()).find(|&t| pos.type_bb[t].contains(sq)).unwrap_or(0);
+        let t = (0..r.pieces.len())
+            .find(|&t| pos.type_bb[t].contains(sq))
+            .unwrap_or(0);
         if r.pieces[t].is_pawn() || r.extra_types >> t & 1 == 0 {
-            return Err(err(format!("unmoved square {sq} holds a piece without a first-move right")));
+            return Err(err(format!(
+                "unmoved square {sq} holds a piece without a first-move right"
+            )));
         }
     }
     pos.hash = pos.compute_hash(r);
@@ -377,7 +513,9 @@ fn squares(r: &ChessRules, text: &str) -> Option<Bitboard> {
     let mut b = Bitboard::EMPTY;
     let mut i = 0;
     while i < text.len() {
-        let end = (i + 2..=text.len().min(i + 3)).rev().find(|&e| text.is_char_boundary(e) && r.board.parse_square(&text[i..e]).is_some())?;
+        let end = (i + 2..=text.len().min(i + 3))
+            .rev()
+            .find(|&e| text.is_char_boundary(e) && r.board.parse_square(&text[i..e]).is_some())?;
         b = b.with(r.board.parse_square(&text[i..end])?);
         i = end;
     }
@@ -398,7 +536,9 @@ pub fn promotion(r: &ChessRules, pos: &Position, mv: Move) -> Option<u8> {
     if pos.occ.contains(mv.to()) && !r.options.promote_on_capture {
         return None;
     }
-    if r.options.promotion == crate::options::Promotion::OnlyWithoutFers && (pos.type_bb[p as usize] & pos.seat_bb[seat as usize]).any() {
+    if r.options.promotion == crate::options::Promotion::OnlyWithoutFers
+        && (pos.type_bb[p as usize] & pos.seat_bb[seat as usize]).any()
+    {
         return None;
     }
     Some(p)
@@ -406,14 +546,22 @@ pub fn promotion(r: &ChessRules, pos: &Position, mv: Move) -> Option<u8> {
 
 /// Writes a move in coordinate notation: `e2e4`, with the piece letter first only when the
 /// other piece of a shared square could make the same move (`Fe3d4`); `pass`; `bet84`.
-pub fn write_coordinate(r: &ChessRules, _pos: &Position, legal: &[Move], mv: Move, f: &mut dyn Write) -> fmt::Result {
+pub fn write_coordinate(
+    r: &ChessRules,
+    _pos: &Position,
+    legal: &[Move],
+    mv: Move,
+    f: &mut dyn Write,
+) -> fmt::Result {
     if mv.is_pass() {
         return f.write_str("pass");
     }
     if let Some(a) = mv.bet_amount() {
         return write!(f, "bet{a}");
     }
-    let twin = legal.iter().any(|m| m.is_board_move() && m.from() == mv.from() && m.to() == mv.to() && *m != mv);
+    let twin = legal
+        .iter()
+        .any(|m| m.is_board_move() && m.from() == mv.from() && m.to() == mv.to() && *m != mv);
     if twin {
         f.write_char(r.pieces[mv.piece() as usize].letter)?;
     }
@@ -443,7 +591,15 @@ pub fn write_san(r: &ChessRules, pos: &Position, legal: &[Move], mv: Move) -> St
         }
     } else {
         s.push(piece.letter);
-        let others: Vec<&Move> = legal.iter().filter(|m| m.is_normal() && m.piece() == mv.piece() && m.to() == mv.to() && m.from() != mv.from()).collect();
+        let others: Vec<&Move> = legal
+            .iter()
+            .filter(|m| {
+                m.is_normal()
+                    && m.piece() == mv.piece()
+                    && m.to() == mv.to()
+                    && m.from() != mv.from()
+            })
+            .collect();
         if !others.is_empty() {
             if others.iter().all(|m| m.from().file() != mv.from().file()) {
                 s.push((b'a' + mv.from().file() as u8) as char);
@@ -509,7 +665,10 @@ fn parse_pattern(r: &ChessRules, text: &str) -> Option<Pattern> {
         }
         s = head;
     } else if let Some(last) = s.chars().last() {
-        if last.is_ascii_alphabetic() && s.len() > 2 && r.piece_by_letter(last.to_ascii_uppercase()).is_some() {
+        if last.is_ascii_alphabetic()
+            && s.len() > 2
+            && r.piece_by_letter(last.to_ascii_uppercase()).is_some()
+        {
             let head = &s[..s.len() - 1];
             if head.chars().last().is_some_and(|c| c.is_ascii_digit()) {
                 p.promotion = Some(last.to_ascii_uppercase());
@@ -579,21 +738,36 @@ fn parse_pattern(r: &ChessRules, text: &str) -> Option<Pattern> {
 
 /// Finds the legal move `text` names (coordinate or SAN-like). `legal` are the legal moves,
 /// `all` the legal moves before Forçado's filter (to explain a forced capture).
-pub(crate) fn match_move(r: &ChessRules, pos: &Position, legal: &[Move], all: &[Move], text: &str) -> Result<Move, MoveError> {
+pub(crate) fn match_move(
+    r: &ChessRules,
+    pos: &Position,
+    legal: &[Move],
+    all: &[Move],
+    text: &str,
+) -> Result<Move, MoveError> {
     let t = text.trim();
     if t.eq_ignore_ascii_case("pass") {
         return if legal.contains(&Move::PASS) {
             Ok(Move::PASS)
         } else {
-            Err(MoveError::Illegal { text: t.into(), reason: ": passing is allowed only without a legal move".into() })
+            Err(MoveError::Illegal {
+                text: t.into(),
+                reason: ": passing is allowed only without a legal move".into(),
+            })
         };
     }
     if let Some(amount) = t.strip_prefix("bet") {
-        let a: u8 = amount.trim().parse().map_err(|_| MoveError::Syntax(t.into()))?;
+        let a: u8 = amount
+            .trim()
+            .parse()
+            .map_err(|_| MoveError::Syntax(t.into()))?;
         return if legal.contains(&Move::bet(a)) {
             Ok(Move::bet(a))
         } else {
-            Err(MoveError::Illegal { text: t.into(), reason: ": bets are 0 to 100, in the opening only".into() })
+            Err(MoveError::Illegal {
+                text: t.into(),
+                reason: ": bets are 0 to 100, in the opening only".into(),
+            })
         };
     }
     let p = parse_pattern(r, t).ok_or_else(|| MoveError::Syntax(t.into()))?;
@@ -601,7 +775,9 @@ pub(crate) fn match_move(r: &ChessRules, pos: &Position, legal: &[Move], all: &[
         if !m.is_board_move() || Some(m.to()) != p.to {
             return false;
         }
-        if p.from_file.is_some_and(|f| f != m.from().file()) || p.from_rank.is_some_and(|x| x != m.from().rank()) {
+        if p.from_file.is_some_and(|f| f != m.from().file())
+            || p.from_rank.is_some_and(|x| x != m.from().rank())
+        {
             return false;
         }
         let piece = &r.pieces[m.piece() as usize];
@@ -625,10 +801,23 @@ pub(crate) fn match_move(r: &ChessRules, pos: &Position, legal: &[Move], all: &[
         [] => {
             if let Some(m) = all.iter().copied().find(matches) {
                 let _ = m;
-                return Err(MoveError::Forced { text: t.into(), explanation: crate::forced::explain(r, pos, legal).unwrap_or_default() });
+                return Err(MoveError::Forced {
+                    text: t.into(),
+                    explanation: crate::forced::explain(r, pos, legal).unwrap_or_default(),
+                });
             }
-            let reason = if p.to.is_some_and(|to| pos.seat_at(r, to) == Some(pos.to_move)) { ": that square holds your own piece".to_string() } else { String::new() };
-            Err(MoveError::Illegal { text: t.into(), reason })
+            let reason = if p
+                .to
+                .is_some_and(|to| pos.seat_at(r, to) == Some(pos.to_move))
+            {
+                ": that square holds your own piece".to_string()
+            } else {
+                String::new()
+            };
+            Err(MoveError::Illegal {
+                text: t.into(),
+                reason,
+            })
         }
         many => {
             let mut names: Vec<String> = Vec::new();
@@ -638,8 +827,10 @@ pub(crate) fn match_move(r: &ChessRules, pos: &Position, legal: &[Move], all: &[
                 let _ = write!(s, "{}{}", m.from(), m.to());
                 names.push(s);
             }
-            Err(MoveError::Ambiguous { text: t.into(), candidates: names.join(" or ") })
+            Err(MoveError::Ambiguous {
+                text: t.into(),
+                candidates: names.join(" or "),
+            })
         }
     }
 }
-

@@ -201,7 +201,11 @@ pub struct OptionInfo {
 
 impl fmt::Display for OptionInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} = {}  ({}): {} [{}]", self.name, self.value, self.allowed, self.explanation, self.source)
+        write!(
+            f,
+            "{} = {}  ({}): {} [{}]",
+            self.name, self.value, self.allowed, self.explanation, self.source
+        )
     }
 }
 
@@ -250,9 +254,17 @@ impl Options {
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         let Some(spec) = spec(name) else {
             let names: Vec<&str> = SPECS.iter().map(|s| s.name).collect();
-            return Err(format!("unknown option `{name}` (options: {})", names.join(", ")));
+            return Err(format!(
+                "unknown option `{name}` (options: {})",
+                names.join(", ")
+            ));
         };
-        let bad = || format!("option `{name}` cannot be `{value}`: allowed {}", spec.kind.allowed());
+        let bad = || {
+            format!(
+                "option `{name}` cannot be `{value}`: allowed {}",
+                spec.kind.allowed()
+            )
+        };
         let number = |min: u32| -> Result<u32, String> {
             match value.parse::<u32>() {
                 Ok(n) if n >= min => Ok(n),

@@ -2,7 +2,9 @@
 //! and [`Position::play`] updates in place. Copy it to explore (copy-make).
 
 use crate::geometry::{bishop_attacks, geometry, rook_attacks, Bitboard, Square};
-use crate::options::{BareKing, CaptureRule, DoubleStep, KingCapture, MateTest, Promotion, Stacking, Stalemate};
+use crate::options::{
+    BareKing, CaptureRule, DoubleStep, KingCapture, MateTest, Promotion, Stacking, Stalemate,
+};
 use crate::rules::{ChessRules, MAX_SEATS, MAX_TYPES};
 use arrayvec::ArrayVec;
 
@@ -27,18 +29,38 @@ impl Move {
     /// A piece of type `piece` moving (or capturing) from `from` to `to`.
     #[inline(always)]
     pub const fn new(from: Square, to: Square, piece: u8) -> Move {
-        Move { from: from.0, to: to.0, piece, kind: NORMAL }
+        Move {
+            from: from.0,
+            to: to.0,
+            piece,
+            kind: NORMAL,
+        }
     }
     /// A move of a phantom pawn (Ludii's stacking, see [`crate::options::Stacking`]).
     #[inline(always)]
     pub const fn phantom(from: Square, to: Square, piece: u8) -> Move {
-        Move { from: from.0, to: to.0, piece, kind: PHANTOM }
+        Move {
+            from: from.0,
+            to: to.0,
+            piece,
+            kind: PHANTOM,
+        }
     }
     /// A pass: the seat has no legal move and the rules let it pass.
-    pub const PASS: Move = Move { from: 0, to: 0, piece: 0, kind: PASS };
+    pub const PASS: Move = Move {
+        from: 0,
+        to: 0,
+        piece: 0,
+        kind: PASS,
+    };
     /// An opening bet of `amount` (0 to 100).
     pub const fn bet(amount: u8) -> Move {
-        Move { from: 0, to: amount, piece: 0, kind: BET }
+        Move {
+            from: 0,
+            to: amount,
+            piece: 0,
+            kind: BET,
+        }
     }
     #[inline(always)]
     pub const fn from(self) -> Square {
@@ -207,7 +229,9 @@ impl Position {
                 p.unmoved = p.unmoved.with(sq);
             }
         }
-        p.active = (0..r.num_seats()).filter(|&s| p.seat_bb[s].any()).fold(0, |a, s| a | 1 << s);
+        p.active = (0..r.num_seats())
+            .filter(|&s| p.seat_bb[s].any())
+            .fold(0, |a, s| a | 1 << s);
         if r.options.bets {
             p.bets_pending = r.num_seats() as u8;
         }
@@ -228,7 +252,9 @@ impl Position {
     /// The hash from scratch.
     pub(crate) fn compute_hash(&self, r: &ChessRules) -> u64 {
         let z = &r.zobrist;
-        let mut h = z.to_move[self.to_move as usize] ^ z.bets[self.bets_pending as usize] ^ z.passes[self.passes.min(MAX_SEATS as u8) as usize];
+        let mut h = z.to_move[self.to_move as usize]
+            ^ z.bets[self.bets_pending as usize]
+            ^ z.passes[self.passes.min(MAX_SEATS as u8) as usize];
         for s in 0..r.num_seats() {
             for t in 0..r.pieces.len() {
                 for sq in self.seat_bb[s] & self.type_bb[t] {
@@ -311,12 +337,15 @@ impl Position {
     }
     /// The piece types on `sq` (two on a shared square), as a bit set.
     pub fn types_at(&self, r: &ChessRules, sq: Square) -> u8 {
-        (0..r.pieces.len()).filter(|&t| self.type_bb[t].contains(sq)).fold(0, |a, t| a | 1 << t)
+        (0..r.pieces.len())
+            .filter(|&t| self.type_bb[t].contains(sq))
+            .fold(0, |a, t| a | 1 << t)
     }
     /// Where seat `s`'s king stands, if the ruleset has kings and it still has one.
     #[inline(always)]
     pub fn king_square(&self, r: &ChessRules, s: u8) -> Option<Square> {
-        r.royal.and_then(|k| (self.type_bb[k as usize] & self.seat_bb[s as usize]).first())
+        r.royal
+            .and_then(|k| (self.type_bb[k as usize] & self.seat_bb[s as usize]).first())
     }
 
     /// The next active seat after `s` in turn order (`s` itself if it is the only one).
@@ -394,7 +423,13 @@ impl Position {
 
     /// The pieces of the seats in `seats` that attack `sq`, with blockers `occ`.
     #[inline]
-    pub(crate) fn attackers_to(&self, r: &ChessRules, sq: Square, occ: Bitboard, seats: u8) -> Bitboard {
+    pub(crate) fn attackers_to(
+        &self,
+        r: &ChessRules,
+        sq: Square,
+        occ: Bitboard,
+        seats: u8,
+    ) -> Bitboard {
         let mut acc = Bitboard::EMPTY;
         let mut m = seats;
         while m != 0 {
@@ -435,7 +470,14 @@ impl Position {
         b
     }
 
-    fn partial_rider_attackers(&self, r: &ChessRules, a: u8, types: u8, sq: Square, occ: Bitboard) -> Bitboard {
+    fn partial_rider_attackers(
+        &self,
+        r: &ChessRules,
+        a: u8,
+        types: u8,
+        sq: Square,
+        occ: Bitboard,
+    ) -> Bitboard {
         let g = geometry();
         let mut acc = Bitboard::EMPTY;
         let slide = rook_attacks(sq, occ) | bishop_attacks(sq, occ);
@@ -460,7 +502,9 @@ impl Position {
             return self.ludii_king_attacked(r, s);
         }
         match self.king_square(r, s) {
-            Some(k) => self.attackers_to(r, k, self.occ, self.attacker_seats(r, s)).any(),
+            Some(k) => self
+                .attackers_to(r, k, self.occ, self.attacker_seats(r, s))
+                .any(),
             None => false,
         }
     }
@@ -475,15 +519,21 @@ impl Position {
             let a = m.trailing_zeros() as usize;
             m &= m - 1;
             let theirs = self.seat_bb[a];
-            snipers |= rook_attacks(ksq, Bitboard::EMPTY) & theirs & self.types_bb(r.orth_riders[a]);
-            snipers |= bishop_attacks(ksq, Bitboard::EMPTY) & theirs & self.types_bb(r.diag_riders[a]);
-            partial |= (rook_attacks(ksq, Bitboard::EMPTY) | bishop_attacks(ksq, Bitboard::EMPTY)) & theirs & self.types_bb(r.partial_riders[a]);
+            snipers |=
+                rook_attacks(ksq, Bitboard::EMPTY) & theirs & self.types_bb(r.orth_riders[a]);
+            snipers |=
+                bishop_attacks(ksq, Bitboard::EMPTY) & theirs & self.types_bb(r.diag_riders[a]);
+            partial |= (rook_attacks(ksq, Bitboard::EMPTY) | bishop_attacks(ksq, Bitboard::EMPTY))
+                & theirs
+                & self.types_bb(r.partial_riders[a]);
         }
         for s in partial {
             // A partial rider pins only if it captures in the direction of the king.
             let a = self.seat_at(r, s).unwrap_or(0);
             let d = g.direction[s.index()][ksq.index()];
-            let t = (0..r.pieces.len() as u8).find(|&t| self.type_bb[t as usize].contains(s) && r.partial_riders[a as usize] >> t & 1 != 0);
+            let t = (0..r.pieces.len() as u8).find(|&t| {
+                self.type_bb[t as usize].contains(s) && r.partial_riders[a as usize] >> t & 1 != 0
+            });
             if let Some(t) = t {
                 if d < 8 && r.table(a, t).capture_dirs >> d & 1 != 0 {
                     snipers = snipers.with(s);
@@ -502,13 +552,26 @@ impl Position {
 
     /// Whether the checker on `c` gives check by a leap (which no piece can block).
     fn leap_check(&self, r: &ChessRules, c: Square, ksq: Square) -> bool {
-        let Some(a) = self.seat_at(r, c) else { return true };
-        (0..r.pieces.len() as u8).any(|t| self.type_bb[t as usize].contains(c) && r.table(a, t).capture_rev[ksq.index()].contains(c))
+        let Some(a) = self.seat_at(r, c) else {
+            return true;
+        };
+        (0..r.pieces.len() as u8).any(|t| {
+            self.type_bb[t as usize].contains(c)
+                && r.table(a, t).capture_rev[ksq.index()].contains(c)
+        })
     }
 
     /// All targets of one piece, before legality filtering.
     #[inline(always)]
-    fn piece_targets(&self, r: &ChessRules, us: u8, t: u8, sq: Square, empty: Bitboard, capt: Bitboard) -> Bitboard {
+    fn piece_targets(
+        &self,
+        r: &ChessRules,
+        us: u8,
+        t: u8,
+        sq: Square,
+        empty: Bitboard,
+        capt: Bitboard,
+    ) -> Bitboard {
         let tb = r.table(us, t);
         let mut targets = (tb.quiet[sq.index()] & empty) | (tb.capture[sq.index()] & capt);
         let dirs = tb.quiet_dirs | tb.capture_dirs;
@@ -520,7 +583,10 @@ impl Position {
             if dirs & 0xAA != 0 {
                 slide |= bishop_attacks(sq, self.occ);
             }
-            if tb.quiet_dirs == tb.capture_dirs && (dirs & 0x55 == 0 || dirs & 0x55 == 0x55) && (dirs & 0xAA == 0 || dirs & 0xAA == 0xAA) {
+            if tb.quiet_dirs == tb.capture_dirs
+                && (dirs & 0x55 == 0 || dirs & 0x55 == 0x55)
+                && (dirs & 0xAA == 0 || dirs & 0xAA == 0xAA)
+            {
                 targets |= slide & (empty | capt);
             } else {
                 let g = geometry();
@@ -551,7 +617,10 @@ impl Position {
                     self.unmoved.contains(sq)
                 };
                 for e in &tb.extras[start as usize..start as usize + len as usize] {
-                    if (initial_ok || !e.initial) && empty.contains(e.to) && (e.block & self.occ).is_empty() {
+                    if (initial_ok || !e.initial)
+                        && empty.contains(e.to)
+                        && (e.block & self.occ).is_empty()
+                    {
                         targets = targets.with(e.to);
                     }
                 }
@@ -586,7 +655,11 @@ impl Position {
                     return;
                 }
                 let c = checkers.lsb();
-                evasion = if self.leap_check(r, c, ksq) { c.bb() } else { Bitboard(g.between[ksq.index()][c.index()]) | c.bb() };
+                evasion = if self.leap_check(r, c, ksq) {
+                    c.bb()
+                } else {
+                    Bitboard(g.between[ksq.index()][c.index()]) | c.bb()
+                };
             }
             pinned = self.pinned(r, ksq, own, attackers);
         }
@@ -599,7 +672,11 @@ impl Position {
                 continue;
             }
             let cannot = r.pieces[t as usize].cannot_capture;
-            let capt = if cannot == 0 { capturable } else { capturable & !self.types_bb(cannot) };
+            let capt = if cannot == 0 {
+                capturable
+            } else {
+                capturable & !self.types_bb(cannot)
+            };
             for sq in bb {
                 let mut targets = self.piece_targets(r, us, t, sq, empty, capt) & evasion;
                 if pinned.contains(sq) {
@@ -617,12 +694,29 @@ impl Position {
 
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn king_moves<S: Sink>(&self, r: &ChessRules, us: u8, ksq: Square, empty: Bitboard, capturable: Bitboard, attackers: u8, sink: &mut S) {
+    fn king_moves<S: Sink>(
+        &self,
+        r: &ChessRules,
+        us: u8,
+        ksq: Square,
+        empty: Bitboard,
+        capturable: Bitboard,
+        attackers: u8,
+        sink: &mut S,
+    ) {
         let k = r.royal.expect("a king square implies a royal type");
         let cannot = r.pieces[k as usize].cannot_capture;
-        let capt = if cannot == 0 { capturable } else { capturable & !self.types_bb(cannot) };
+        let capt = if cannot == 0 {
+            capturable
+        } else {
+            capturable & !self.types_bb(cannot)
+        };
         let targets = self.piece_targets(r, us, k, ksq, empty, capt);
-        let occ = if self.stacked.contains(ksq) { self.occ } else { self.occ.without(ksq) };
+        let occ = if self.stacked.contains(ksq) {
+            self.occ
+        } else {
+            self.occ.without(ksq)
+        };
         let mut safe = Bitboard::EMPTY;
         for to in targets {
             if self.attackers_to(r, to, occ, attackers).is_empty() {
@@ -651,7 +745,8 @@ impl Position {
 
     /// Whether a seat without a legal piece move passes (rather than losing or drawing).
     pub(crate) fn may_pass(&self, r: &ChessRules) -> bool {
-        r.num_seats() > 2 || (r.options.stalemate == Stalemate::Pass && !self.in_check(r, self.to_move))
+        r.num_seats() > 2
+            || (r.options.stalemate == Stalemate::Pass && !self.in_check(r, self.to_move))
     }
 
     /// The winner by a bare-king rule, if the material on the board decides the game.
@@ -686,6 +781,7 @@ impl Position {
     }
 
     /// Bulk count of the legal piece moves of the seat to move.
+    #[inline(always)]
     pub(crate) fn count_piece_moves(&self, r: &ChessRules) -> u64 {
         let mut c = Counter(0);
         self.generate(r, &mut c);
@@ -786,7 +882,9 @@ impl Position {
         self.halfmove = self.halfmove.saturating_add(1);
         let capture = self.occ.contains(to);
         if capture {
-            let v = (0..r.num_seats()).find(|&s| self.seat_bb[s].contains(to)).unwrap_or(0);
+            let v = (0..r.num_seats())
+                .find(|&s| self.seat_bb[s].contains(to))
+                .unwrap_or(0);
             let mut count = 0;
             for vt in 0..r.pieces.len() {
                 if self.type_bb[vt].contains(to) {
@@ -830,7 +928,8 @@ impl Position {
             let tb = r.table(seat as u8, mv.piece);
             if tb.promo_zone.contains(to)
                 && (!capture || r.options.promote_on_capture)
-                && (r.options.promotion == Promotion::Always || (self.type_bb[p as usize] & self.seat_bb[seat]).is_empty())
+                && (r.options.promotion == Promotion::Always
+                    || (self.type_bb[p as usize] & self.seat_bb[seat]).is_empty())
             {
                 self.type_bb[t] ^= tbit;
                 self.type_bb[p as usize] ^= tbit;
@@ -862,7 +961,11 @@ impl Position {
                         fx.checked = Some(next);
                     } else {
                         let pieces = self.eliminate(r, next);
-                        fx.eliminated.push(Elimination { seat: next, pieces, mated: true });
+                        fx.eliminated.push(Elimination {
+                            seat: next,
+                            pieces,
+                            mated: true,
+                        });
                     }
                 }
                 self.drop_empty_seats(r, us, fx);
@@ -872,9 +975,16 @@ impl Position {
             MateTest::TurnStart => {
                 if r.options.king_capture == KingCapture::Eliminates {
                     if let (Some((v, _)), Some(k)) = (fx.captured, r.royal) {
-                        if v != us && (self.type_bb[k as usize] & self.seat_bb[v as usize]).is_empty() && self.is_active(v) {
+                        if v != us
+                            && (self.type_bb[k as usize] & self.seat_bb[v as usize]).is_empty()
+                            && self.is_active(v)
+                        {
                             let pieces = self.eliminate(r, v);
-                            fx.eliminated.push(Elimination { seat: v, pieces, mated: false });
+                            fx.eliminated.push(Elimination {
+                                seat: v,
+                                pieces,
+                                mated: false,
+                            });
                         }
                     }
                 }
@@ -889,7 +999,11 @@ impl Position {
                     if self.in_check(r, next) && !self.has_piece_move(r) {
                         let pieces = self.eliminate(r, next);
                         if !fx.eliminated.is_full() {
-                            fx.eliminated.push(Elimination { seat: next, pieces, mated: true });
+                            fx.eliminated.push(Elimination {
+                                seat: next,
+                                pieces,
+                                mated: true,
+                            });
                         }
                         cur = next;
                         continue;
@@ -906,7 +1020,11 @@ impl Position {
             if s != us && self.is_active(s) && self.seat_bb[s as usize].is_empty() {
                 self.active &= !(1 << s);
                 if !fx.eliminated.is_full() {
-                    fx.eliminated.push(Elimination { seat: s, pieces: 0, mated: false });
+                    fx.eliminated.push(Elimination {
+                        seat: s,
+                        pieces: 0,
+                        mated: false,
+                    });
                 }
             }
         }

@@ -3,7 +3,9 @@
 
 use crate::betza::{self, BetzaMove};
 use crate::geometry::{Bitboard, Board, Direction, Square};
-use crate::options::{self, BareKing, DoubleStep, FersLeap, ForcedCapture, OptionInfo, Options, Stalemate};
+use crate::options::{
+    self, BareKing, DoubleStep, FersLeap, ForcedCapture, OptionInfo, Options, Stalemate,
+};
 use crate::position::Position;
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -128,7 +130,6 @@ pub struct ChessRules {
     pub(crate) tables: Vec<PieceTables>,
     pub(crate) zobrist: Box<Zobrist>,
     pub(crate) royal: Option<u8>,
-    pub(crate) fers: Option<u8>,
     /// Types that capture by leaping, and types riding orthogonally / diagonally in all
     /// four directions (bit sets), per seat, for attack detection.
     pub(crate) leaper_types: [u8; MAX_SEATS],
@@ -143,13 +144,14 @@ pub struct ChessRules {
     pub(crate) victim_rank: [u8; MAX_TYPES],
     pub(crate) capturer_rank: [u8; MAX_TYPES],
     pub(crate) start: Position,
-    /// Setup order of each shared square's pieces, bottom first (for display and replay).
-    pub(crate) stack_order: Vec<(Square, u8, u8)>,
 }
 
 impl fmt::Debug for ChessRules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ChessRules").field("name", &self.name).field("origin", &self.origin).finish_non_exhaustive()
+        f.debug_struct("ChessRules")
+            .field("name", &self.name)
+            .field("origin", &self.origin)
+            .finish_non_exhaustive()
     }
 }
 
@@ -276,17 +278,28 @@ struct Loader<'a> {
 
 impl Loader<'_> {
     fn line(&self, offset: usize) -> usize {
-        self.text[..offset.min(self.text.len())].matches('\n').count() + 1
+        self.text[..offset.min(self.text.len())]
+            .matches('\n')
+            .count()
+            + 1
     }
     fn at<T>(&self, span: &Spanned<T>, what: impl Into<String>) -> RulesetError {
-        RulesetError { file: self.origin.to_string(), line: Some(self.line(span.span().start)), what: what.into() }
+        RulesetError {
+            file: self.origin.to_string(),
+            line: Some(self.line(span.span().start)),
+            what: what.into(),
+        }
     }
 }
 
 impl ChessRules {
     /// Loads a ruleset file. `origin` names the file in error messages; `overrides` are
     /// `--option name=value` pairs applied over the file's rules.
-    pub fn from_toml(text: &str, origin: &str, overrides: &[(String, String)]) -> Result<ChessRules, RulesetError> {
+    pub fn from_toml(
+        text: &str,
+        origin: &str,
+        overrides: &[(String, String)],
+    ) -> Result<ChessRules, RulesetError> {
         let ld = Loader { text, origin };
         let def: FileDef = toml::from_str(text).map_err(|e| RulesetError {
             file: origin.to_string(),
@@ -294,11 +307,21 @@ impl ChessRules {
             what: e.message().trim().to_string(),
         })?;
         if def.family.get_ref() != "chess" {
-            return Err(ld.at(&def.family, format!("family `{}` is not `chess`", def.family.get_ref())));
+            return Err(ld.at(
+                &def.family,
+                format!("family `{}` is not `chess`", def.family.get_ref()),
+            ));
         }
         let name = def.name.get_ref().clone();
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
-            return Err(ld.at(&def.name, "the name must be lower-case letters, digits and hyphens"));
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        {
+            return Err(ld.at(
+                &def.name,
+                "the name must be lower-case letters, digits and hyphens",
+            ));
         }
         if def.title.get_ref().trim().is_empty() {
             return Err(ld.at(&def.title, "the title is empty"));
@@ -306,15 +329,27 @@ impl ChessRules {
         if def.source.get_ref().trim().is_empty() || def.source.get_ref().contains('\n') {
             return Err(ld.at(&def.source, "the source must be one non-empty line"));
         }
-        let board = Board { files: def.board.get_ref().files, ranks: def.board.get_ref().ranks };
+        let board = Board {
+            files: def.board.get_ref().files,
+            ranks: def.board.get_ref().ranks,
+        };
         if board != Board::STANDARD {
-            return Err(ld.at(&def.board, format!("a {}x{} board is not supported yet (only 8x8)", board.files, board.ranks)));
+            return Err(ld.at(
+                &def.board,
+                format!(
+                    "a {}x{} board is not supported yet (only 8x8)",
+                    board.files, board.ranks
+                ),
+            ));
         }
 
         // Seats.
         let seat_defs = def.seats.get_ref();
         if !(2..=MAX_SEATS).contains(&seat_defs.len()) {
-            return Err(ld.at(&def.seats, format!("{} seats: a game needs 2 to {MAX_SEATS}", seat_defs.len())));
+            return Err(ld.at(
+                &def.seats,
+                format!("{} seats: a game needs 2 to {MAX_SEATS}", seat_defs.len()),
+            ));
         }
         let mut seats: Vec<SeatInfo> = Vec::new();
         for sd in seat_defs {
@@ -327,7 +362,12 @@ impl ChessRules {
                     let mut cs = l.chars();
                     match (cs.next(), cs.next()) {
                         (Some(c), None) if c.is_ascii_lowercase() => c,
-                        _ => return Err(ld.at(sd, format!("seat letter `{l}` must be one lower-case letter"))),
+                        _ => {
+                            return Err(ld.at(
+                                sd,
+                                format!("seat letter `{l}` must be one lower-case letter"),
+                            ))
+                        }
                     }
                 }
                 None => s.name.chars().next().unwrap_or('?').to_ascii_lowercase(),
@@ -335,16 +375,30 @@ impl ChessRules {
             if !letter.is_ascii_lowercase() || seats.iter().any(|o| o.letter == letter) {
                 return Err(ld.at(sd, format!("seat letter `{letter}` is not a lower-case letter or is used twice; give the seat a `letter`")));
             }
-            let forward = direction_word(&s.forward)
-                .ok_or_else(|| ld.at(sd, format!("forward `{}` is not north, south, east or west", s.forward)))?;
+            let forward = direction_word(&s.forward).ok_or_else(|| {
+                ld.at(
+                    sd,
+                    format!("forward `{}` is not north, south, east or west", s.forward),
+                )
+            })?;
             let across = match &s.across {
-                Some(a) => Some(direction_word(a).ok_or_else(|| ld.at(sd, format!("across `{a}` is not north, south, east or west")))?),
+                Some(a) => Some(direction_word(a).ok_or_else(|| {
+                    ld.at(
+                        sd,
+                        format!("across `{a}` is not north, south, east or west"),
+                    )
+                })?),
                 None => None,
             };
             if across.is_some_and(|a| a.0 * forward.0 + a.1 * forward.1 != 0) {
                 return Err(ld.at(sd, "across must be at right angles to forward"));
             }
-            seats.push(SeatInfo { name: s.name.clone(), letter, forward, across });
+            seats.push(SeatInfo {
+                name: s.name.clone(),
+                letter,
+                forward,
+                across,
+            });
         }
         let nseats = seats.len();
 
@@ -354,29 +408,49 @@ impl ChessRules {
         for (key, rd) in &def.rules.0 {
             let spec = options::spec(key).ok_or_else(|| {
                 let names: Vec<&str> = options::SPECS.iter().map(|s| s.name).collect();
-                ld.at(rd, format!("unknown rule `{key}` (rules: {})", names.join(", ")))
+                ld.at(
+                    rd,
+                    format!("unknown rule `{key}` (rules: {})", names.join(", ")),
+                )
             })?;
             let r = rd.get_ref();
             let value = match &r.value {
                 toml::Value::String(s) => s.clone(),
                 toml::Value::Integer(i) => i.to_string(),
                 toml::Value::Boolean(b) => b.to_string(),
-                other => return Err(ld.at(rd, format!("rule `{key}`: value {other} is not a word, number or true/false"))),
+                other => {
+                    return Err(ld.at(
+                        rd,
+                        format!("rule `{key}`: value {other} is not a word, number or true/false"),
+                    ))
+                }
             };
             opts.set(key, &value).map_err(|e| ld.at(rd, e))?;
             if spec.multi_seat && nseats <= 2 {
-                return Err(ld.at(rd, format!("rule `{key}` applies only to games with more than two seats")));
+                return Err(ld.at(
+                    rd,
+                    format!("rule `{key}` applies only to games with more than two seats"),
+                ));
             }
             if r.from.trim().is_empty() {
-                return Err(ld.at(rd, format!("rule `{key}` must say where it comes from (`from`)")));
+                return Err(ld.at(
+                    rd,
+                    format!("rule `{key}` must say where it comes from (`from`)"),
+                ));
             }
             option_sources.insert(spec.name, r.from.clone());
         }
         for (key, value) in overrides {
-            let err = |what: String| RulesetError { file: "--option".into(), line: None, what: format!("{key}={value}: {what}") };
+            let err = |what: String| RulesetError {
+                file: "--option".into(),
+                line: None,
+                what: format!("{key}={value}: {what}"),
+            };
             let spec = options::spec(key).ok_or_else(|| err(format!("unknown option `{key}`")))?;
             if spec.multi_seat && nseats <= 2 {
-                return Err(err(format!("option `{key}` applies only to games with more than two seats")));
+                return Err(err(format!(
+                    "option `{key}` applies only to games with more than two seats"
+                )));
             }
             opts.set(key, value).map_err(err)?;
             option_sources.insert(spec.name, "--option".into());
@@ -385,7 +459,13 @@ impl ChessRules {
         // Pieces.
         let piece_defs = &def.pieces.get_ref().0;
         if piece_defs.is_empty() || piece_defs.len() > MAX_TYPES {
-            return Err(ld.at(&def.pieces, format!("{} piece types: a ruleset has 1 to {MAX_TYPES}", piece_defs.len())));
+            return Err(ld.at(
+                &def.pieces,
+                format!(
+                    "{} piece types: a ruleset has 1 to {MAX_TYPES}",
+                    piece_defs.len()
+                ),
+            ));
         }
         let mut pieces: Vec<PieceInfo> = Vec::new();
         for (pname, pd) in piece_defs {
@@ -393,10 +473,21 @@ impl ChessRules {
             let mut cs = p.letter.chars();
             let letter = match (cs.next(), cs.next()) {
                 (Some(c), None) if c.is_ascii_uppercase() => c,
-                _ => return Err(ld.at(pd, format!("piece `{pname}`: letter `{}` must be one upper-case letter", p.letter))),
+                _ => {
+                    return Err(ld.at(
+                        pd,
+                        format!(
+                            "piece `{pname}`: letter `{}` must be one upper-case letter",
+                            p.letter
+                        ),
+                    ))
+                }
             };
             if pieces.iter().any(|o| o.letter == letter) {
-                return Err(ld.at(pd, format!("piece `{pname}`: letter `{letter}` is used twice")));
+                return Err(ld.at(
+                    pd,
+                    format!("piece `{pname}`: letter `{letter}` is used twice"),
+                ));
             }
             let across = match p.advance.as_deref() {
                 None | Some("forward") => false,
@@ -406,10 +497,23 @@ impl ChessRules {
                     }
                     true
                 }
-                Some(other) => return Err(ld.at(pd, format!("piece `{pname}`: advance `{other}` is not `forward` or `across`"))),
+                Some(other) => {
+                    return Err(ld.at(
+                        pd,
+                        format!("piece `{pname}`: advance `{other}` is not `forward` or `across`"),
+                    ))
+                }
             };
             betza::parse(&p.betza).map_err(|e| ld.at(pd, format!("piece `{pname}`: {e}")))?;
-            pieces.push(PieceInfo { name: pname.clone(), letter, betza: p.betza.clone(), royal: p.royal, promotes_to: None, across, cannot_capture: 0 });
+            pieces.push(PieceInfo {
+                name: pname.clone(),
+                letter,
+                betza: p.betza.clone(),
+                royal: p.royal,
+                promotes_to: None,
+                across,
+                cannot_capture: 0,
+            });
         }
         let names: Vec<String> = pieces.iter().map(|p| p.name.clone()).collect();
         let type_of = |n: &str| names.iter().position(|p| p == n).map(|i| i as u8);
@@ -425,36 +529,69 @@ impl ChessRules {
             for victim in &p.cannot_capture {
                 let t = type_of(victim).ok_or_else(|| ld.at(pd, format!("piece `{pname}`: cannot_capture names `{victim}`, which is not a piece")))?;
                 if pieces[t as usize].royal {
-                    return Err(ld.at(pd, format!("piece `{pname}`: every piece may capture the king")));
+                    return Err(ld.at(
+                        pd,
+                        format!("piece `{pname}`: every piece may capture the king"),
+                    ));
                 }
                 pieces[i].cannot_capture |= 1 << t;
             }
         }
-        let royals: Vec<u8> = (0..pieces.len() as u8).filter(|&t| pieces[t as usize].royal).collect();
+        let royals: Vec<u8> = (0..pieces.len() as u8)
+            .filter(|&t| pieces[t as usize].royal)
+            .collect();
         if royals.len() > 1 {
             return Err(ld.at(&def.pieces, "more than one royal piece type"));
         }
         let royal = royals.first().copied();
-        if pieces.iter().any(|p| p.promotes_to.is_some_and(|t| pieces[t as usize].promotes_to.is_some())) {
-            return Err(ld.at(&def.pieces, "a piece promotes to a piece that promotes again"));
+        if pieces.iter().any(|p| {
+            p.promotes_to
+                .is_some_and(|t| pieces[t as usize].promotes_to.is_some())
+        }) {
+            return Err(ld.at(
+                &def.pieces,
+                "a piece promotes to a piece that promotes again",
+            ));
         }
         let fers = type_of("fers");
-        let rules_line = |key: &str| -> Option<usize> { def.rules.0.iter().find(|(k, _)| k == key).map(|(_, v)| ld.line(v.span().start)) };
-        let rule_err = |key: &str, what: String| RulesetError { file: origin.to_string(), line: rules_line(key), what };
+        let rules_line = |key: &str| -> Option<usize> {
+            def.rules
+                .0
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| ld.line(v.span().start))
+        };
+        let rule_err = |key: &str, what: String| RulesetError {
+            file: origin.to_string(),
+            line: rules_line(key),
+            what,
+        };
         if opts.fers_leap != FersLeap::None && fers.is_none() {
-            return Err(rule_err("fers_leap", "rule `fers_leap` needs a piece named `fers`".into()));
+            return Err(rule_err(
+                "fers_leap",
+                "rule `fers_leap` needs a piece named `fers`".into(),
+            ));
         }
         if opts.bare_king != BareKing::None && (royal.is_none() || nseats != 2) {
-            return Err(rule_err("bare_king", "rule `bare_king` needs two seats and a royal king".into()));
+            return Err(rule_err(
+                "bare_king",
+                "rule `bare_king` needs two seats and a royal king".into(),
+            ));
         }
         if nseats > 2 && opts.stalemate != Stalemate::Pass {
             return Err(rule_err("stalemate", "with more than two seats a seat without a legal move passes: `stalemate` must be `pass`".into()));
         }
         if nseats > 2 && opts.stacking == crate::options::Stacking::Ludii {
-            return Err(rule_err("stacking", "Ludii's stacking is reproduced for two seats only".into()));
+            return Err(rule_err(
+                "stacking",
+                "Ludii's stacking is reproduced for two seats only".into(),
+            ));
         }
         if nseats > 2 && opts.forced_capture != ForcedCapture::None {
-            return Err(rule_err("forced_capture", "forced capture is supported for two seats only".into()));
+            return Err(rule_err(
+                "forced_capture",
+                "forced capture is supported for two seats only".into(),
+            ));
         }
 
         // Forçado's power order.
@@ -464,24 +601,37 @@ impl ChessRules {
             (Some(pw), _) => {
                 let p = pw.get_ref();
                 for (rank, v) in p.victims.iter().enumerate() {
-                    let t = type_of(v).ok_or_else(|| ld.at(pw, format!("power: victim `{v}` is not a piece")))?;
+                    let t = type_of(v)
+                        .ok_or_else(|| ld.at(pw, format!("power: victim `{v}` is not a piece")))?;
                     victim_rank[t as usize] = rank as u8;
                 }
                 for (rank, c) in p.capturers.iter().enumerate() {
-                    let t = type_of(c).ok_or_else(|| ld.at(pw, format!("power: capturer `{c}` is not a piece")))?;
+                    let t = type_of(c).ok_or_else(|| {
+                        ld.at(pw, format!("power: capturer `{c}` is not a piece"))
+                    })?;
                     capturer_rank[t as usize] = rank as u8;
                 }
                 for (t, piece) in pieces.iter().enumerate() {
                     if capturer_rank[t] == u8::MAX {
-                        return Err(ld.at(pw, format!("power: `{}` is missing from the capturers", piece.name)));
+                        return Err(ld.at(
+                            pw,
+                            format!("power: `{}` is missing from the capturers", piece.name),
+                        ));
                     }
                     if !piece.royal && victim_rank[t] == u8::MAX {
-                        return Err(ld.at(pw, format!("power: `{}` is missing from the victims", piece.name)));
+                        return Err(ld.at(
+                            pw,
+                            format!("power: `{}` is missing from the victims", piece.name),
+                        ));
                     }
                 }
             }
             (None, ForcedCapture::Priority) => {
-                return Err(rule_err("forced_capture", "forced_capture = priority needs a [power] table with victims and capturers".into()))
+                return Err(rule_err(
+                    "forced_capture",
+                    "forced_capture = priority needs a [power] table with victims and capturers"
+                        .into(),
+                ))
             }
             (None, _) => {}
         }
@@ -500,7 +650,10 @@ impl ChessRules {
             if p.is_pawn() && opts.pawn_double_step != DoubleStep::None {
                 text.push_str(" ifmnD");
             }
-            moves.push(betza::parse(&text).map_err(|e| ld.at(&def.pieces, format!("piece `{}`: {e}", p.name)))?);
+            moves.push(
+                betza::parse(&text)
+                    .map_err(|e| ld.at(&def.pieces, format!("piece `{}`: {e}", p.name)))?,
+            );
         }
 
         // Setup.
@@ -510,47 +663,80 @@ impl ChessRules {
             let seat = seats
                 .iter()
                 .position(|s| &s.name == seat_name)
-                .ok_or_else(|| ld.at(sd, format!("setup for `{seat_name}`, which is not a seat")))? as u8;
+                .ok_or_else(|| ld.at(sd, format!("setup for `{seat_name}`, which is not a seat")))?
+                as u8;
             for token in sd.get_ref().split_whitespace() {
                 let mut cs = token.chars();
                 let letter = cs.next().unwrap_or(' ');
                 let t = pieces
                     .iter()
                     .position(|p| p.letter == letter)
-                    .ok_or_else(|| ld.at(sd, format!("setup `{token}`: no piece has the letter `{letter}`")))? as u8;
-                let sq = board.parse_square(cs.as_str()).ok_or_else(|| ld.at(sd, format!("setup `{token}`: `{}` is not a square of the board", cs.as_str())))?;
+                    .ok_or_else(|| {
+                        ld.at(
+                            sd,
+                            format!("setup `{token}`: no piece has the letter `{letter}`"),
+                        )
+                    })? as u8;
+                let sq = board.parse_square(cs.as_str()).ok_or_else(|| {
+                    ld.at(
+                        sd,
+                        format!(
+                            "setup `{token}`: `{}` is not a square of the board",
+                            cs.as_str()
+                        ),
+                    )
+                })?;
                 placed.push((seat, t, sq));
             }
         }
         for (i, s) in seats.iter().enumerate() {
             if !placed.iter().any(|p| p.0 as usize == i) {
-                return Err(ld.at(&def.setup, format!("impossible setup: seat `{}` has no pieces", s.name)));
+                return Err(ld.at(
+                    &def.setup,
+                    format!("impossible setup: seat `{}` has no pieces", s.name),
+                ));
             }
         }
-        let mut stack_order = Vec::new();
         for (i, &(seat, t, sq)) in placed.iter().enumerate() {
             let here: Vec<&(u8, u8, Square)> = placed[..i].iter().filter(|p| p.2 == sq).collect();
-            let sd = &setup_defs.iter().find(|(n, _)| *n == seats[seat as usize].name).expect("seat has a setup").1;
+            let sd = &setup_defs
+                .iter()
+                .find(|(n, _)| *n == seats[seat as usize].name)
+                .expect("seat has a setup")
+                .1;
             match here.as_slice() {
                 [] => {}
                 [other] => {
                     if other.0 != seat {
-                        return Err(ld.at(sd, format!("impossible setup: {sq} holds pieces of two seats")));
+                        return Err(ld.at(
+                            sd,
+                            format!("impossible setup: {sq} holds pieces of two seats"),
+                        ));
                     }
                     if other.1 == t {
                         return Err(ld.at(sd, format!("impossible setup: {sq} holds two {}s (a shared square holds two different pieces)", pieces[t as usize].name)));
                     }
-                    stack_order.push((sq, other.1, t));
                 }
-                _ => return Err(ld.at(sd, format!("impossible setup: {sq} holds more than two pieces"))),
+                _ => {
+                    return Err(ld.at(
+                        sd,
+                        format!("impossible setup: {sq} holds more than two pieces"),
+                    ))
+                }
             }
         }
         if let Some(k) = royal {
             for (i, s) in seats.iter().enumerate() {
-                let n = placed.iter().filter(|p| p.0 as usize == i && p.1 == k).count();
+                let n = placed
+                    .iter()
+                    .filter(|p| p.0 as usize == i && p.1 == k)
+                    .count();
                 if n != 1 {
                     let sd = setup_defs.iter().find(|(n, _)| *n == s.name).map(|x| &x.1);
-                    let what = format!("impossible setup: seat `{}` has {n} {}s (it needs exactly one)", s.name, pieces[k as usize].name);
+                    let what = format!(
+                        "impossible setup: seat `{}` has {n} {}s (it needs exactly one)",
+                        s.name, pieces[k as usize].name
+                    );
                     return Err(match sd {
                         Some(sd) => ld.at(sd, what),
                         None => ld.at(&def.setup, what),
@@ -570,8 +756,8 @@ impl ChessRules {
                     (Some(seat), _) => seat.forward,
                     _ => (0, 1),
                 };
-                let atoms: &[BetzaMove] = match (seat, piece) {
-                    (Some(_), Some(_)) => &moves[t],
+                let atoms: &[BetzaMove] = match (seat, moves.get(t)) {
+                    (Some(_), Some(m)) => m,
                     _ => &[],
                 };
                 let mut tb = build_tables(atoms, forward);
@@ -579,16 +765,33 @@ impl ChessRules {
                     if p.is_pawn() {
                         tb.promo_zone = far_edge(forward);
                     }
-                    tb.start = placed.iter().filter(|x| x.0 as usize == s && x.1 as usize == t).fold(Bitboard::EMPTY, |b, x| b.with(x.2));
+                    tb.start = placed
+                        .iter()
+                        .filter(|x| x.0 as usize == s && x.1 as usize == t)
+                        .fold(Bitboard::EMPTY, |b, x| b.with(x.2));
                 }
                 tables.push(tb);
             }
         }
         for &(seat, t, sq) in &placed {
             let p = &pieces[t as usize];
-            if p.is_pawn() && tables[seat as usize * MAX_TYPES + t as usize].promo_zone.contains(sq) {
-                let sd = &setup_defs.iter().find(|(n, _)| *n == seats[seat as usize].name).expect("seat has a setup").1;
-                return Err(ld.at(sd, format!("impossible setup: the {} on {sq} already stands on its last line", p.name)));
+            if p.is_pawn()
+                && tables[seat as usize * MAX_TYPES + t as usize]
+                    .promo_zone
+                    .contains(sq)
+            {
+                let sd = &setup_defs
+                    .iter()
+                    .find(|(n, _)| *n == seats[seat as usize].name)
+                    .expect("seat has a setup")
+                    .1;
+                return Err(ld.at(
+                    sd,
+                    format!(
+                        "impossible setup: the {} on {sq} already stands on its last line",
+                        p.name
+                    ),
+                ));
             }
         }
 
@@ -632,7 +835,6 @@ impl ChessRules {
             tables,
             zobrist: Box::new(Zobrist::new()),
             royal,
-            fers,
             leaper_types,
             orth_riders,
             diag_riders,
@@ -641,7 +843,6 @@ impl ChessRules {
             victim_rank,
             capturer_rank,
             start: Position::empty(),
-            stack_order,
         };
         let start = Position::from_setup(&rules, &placed);
         if let Some(k) = royal {
@@ -649,7 +850,13 @@ impl ChessRules {
                 if let Some(ksq) = start.king_square(&rules, s) {
                     if start.in_check(&rules, s) {
                         let _ = k;
-                        return Err(ld.at(&def.setup, format!("impossible setup: the {} of `{}` on {ksq} starts in check", rules.pieces[k as usize].name, rules.seats[s as usize].name)));
+                        return Err(ld.at(
+                            &def.setup,
+                            format!(
+                                "impossible setup: the {} of `{}` on {ksq} starts in check",
+                                rules.pieces[k as usize].name, rules.seats[s as usize].name
+                            ),
+                        ));
                     }
                 }
             }
@@ -700,7 +907,11 @@ impl ChessRules {
                 value: self.options.get(s.name),
                 allowed: s.kind.allowed(),
                 explanation: s.explanation,
-                source: self.option_sources.get(s.name).cloned().unwrap_or_else(|| "family default".into()),
+                source: self
+                    .option_sources
+                    .get(s.name)
+                    .cloned()
+                    .unwrap_or_else(|| "family default".into()),
             })
             .collect()
     }
@@ -717,7 +928,10 @@ impl ChessRules {
     }
     /// The piece type with this letter.
     pub fn piece_by_letter(&self, letter: char) -> Option<u8> {
-        self.pieces.iter().position(|p| p.letter == letter).map(|i| i as u8)
+        self.pieces
+            .iter()
+            .position(|p| p.letter == letter)
+            .map(|i| i as u8)
     }
 }
 
@@ -755,7 +969,9 @@ fn build_tables(atoms: &[BetzaMove], forward: (i32, i32)) -> PieceTables {
     for m in atoms {
         if m.rider {
             let (df, dr) = rotate(i32::from(m.dx), i32::from(m.dy), forward);
-            let d = Direction::from_step(df, dr).expect("riders step one square").0;
+            let d = Direction::from_step(df, dr)
+                .expect("riders step one square")
+                .0;
             if m.quiet {
                 tb.quiet_dirs |= 1 << d;
             }
@@ -769,10 +985,21 @@ fn build_tables(atoms: &[BetzaMove], forward: (i32, i32)) -> PieceTables {
         let start = tb.extras.len();
         for m in atoms.iter().filter(|m| !m.rider) {
             let (df, dr) = rotate(i32::from(m.dx), i32::from(m.dy), forward);
-            let Some(to) = from.offset(df, dr) else { continue };
+            let Some(to) = from.offset(df, dr) else {
+                continue;
+            };
             if m.initial || m.lame {
-                let block = if m.lame { from.offset(df / 2, dr / 2).map_or(Bitboard::EMPTY, |s| s.bb()) } else { Bitboard::EMPTY };
-                tb.extras.push(Extra { to, block, initial: m.initial });
+                let block = if m.lame {
+                    from.offset(df / 2, dr / 2)
+                        .map_or(Bitboard::EMPTY, |s| s.bb())
+                } else {
+                    Bitboard::EMPTY
+                };
+                tb.extras.push(Extra {
+                    to,
+                    block,
+                    initial: m.initial,
+                });
                 continue;
             }
             if m.quiet {
@@ -802,7 +1029,11 @@ impl Zobrist {
             z ^ (z >> 31)
         };
         let mut piece = [[[0u64; 64]; MAX_TYPES]; MAX_SEATS];
-        piece.iter_mut().flatten().flatten().for_each(|k| *k = next());
+        piece
+            .iter_mut()
+            .flatten()
+            .flatten()
+            .for_each(|k| *k = next());
         let mut unmoved = [0u64; 64];
         unmoved.iter_mut().for_each(|k| *k = next());
         let captured = next();
@@ -816,6 +1047,15 @@ impl Zobrist {
         ghost.iter_mut().for_each(|k| *k = next());
         let mut phantom = [[0u64; 64]; 2];
         phantom.iter_mut().flatten().for_each(|k| *k = next());
-        Zobrist { piece, unmoved, captured, to_move, bets, passes, ghost, phantom }
+        Zobrist {
+            piece,
+            unmoved,
+            captured,
+            to_move,
+            bets,
+            passes,
+            ghost,
+            phantom,
+        }
     }
 }

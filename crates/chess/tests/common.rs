@@ -15,8 +15,14 @@ pub const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../share
 pub fn rules(name: &str, overrides: &[(&str, &str)]) -> Arc<ChessRules> {
     let path = format!("{RULESETS}/{name}.toml");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let overrides: Vec<(String, String)> = overrides.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    Arc::new(ChessRules::from_toml(&text, &format!("{name}.toml"), &overrides).unwrap_or_else(|e| panic!("{e}")))
+    let overrides: Vec<(String, String)> = overrides
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    Arc::new(
+        ChessRules::from_toml(&text, &format!("{name}.toml"), &overrides)
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
 }
 
 /// Reads a reference file.
@@ -29,7 +35,9 @@ pub fn reference(path: &str) -> String {
 pub fn after(rules: &Arc<ChessRules>, moves: &str) -> ChessGame {
     let mut g = ChessGame::new(rules);
     for m in moves.split_whitespace() {
-        let mv = g.parse_move(m).unwrap_or_else(|e| panic!("{m} in `{moves}`: {e} (position {g})"));
+        let mv = g
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("{m} in `{moves}`: {e} (position {g})"));
         g.play(mv);
     }
     g

@@ -29,11 +29,18 @@ fn rows() -> Vec<Row> {
         if cells.len() < 6 {
             continue;
         }
-        let (Ok(depth), Ok(nodes)) = (cells[3].parse::<u32>(), cells[4].parse::<u64>()) else { continue };
+        let (Ok(depth), Ok(nodes)) = (cells[3].parse::<u32>(), cells[4].parse::<u64>()) else {
+            continue;
+        };
         if cells[2].starts_with('`') {
             // Start rows label the variant with a note: `shortassize (exact: ...)`.
             let variant = cells[1].split(" (").next().unwrap_or(cells[1]).to_string();
-            out.push(Row { variant, fen: cells[2].trim_matches('`').to_string(), depth, nodes });
+            out.push(Row {
+                variant,
+                fen: cells[2].trim_matches('`').to_string(),
+                depth,
+                nodes,
+            });
         }
     }
     assert!(out.len() > 80, "perft.md has {} rows", out.len());
@@ -69,18 +76,30 @@ fn routes() -> HashMap<String, String> {
     out
 }
 
-fn check(variant: &str, ruleset: &str, overrides: &[(&str, &str)], select: impl Fn(&Row, &str) -> bool, deep: bool) -> usize {
+fn check(
+    variant: &str,
+    ruleset: &str,
+    overrides: &[(&str, &str)],
+    select: impl Fn(&Row, &str) -> bool,
+    deep: bool,
+) -> usize {
     let r = rules(ruleset, overrides);
     let routes = routes();
     let mut checked = 0;
     for row in rows().iter().filter(|row| row.variant == variant) {
-        let Some(moves) = routes.get(&format!("{variant}|{}", row.fen)) else { panic!("no route to {}", row.fen) };
+        let Some(moves) = routes.get(&format!("{variant}|{}", row.fen)) else {
+            panic!("no route to {}", row.fen)
+        };
         if !select(row, moves) || (row.nodes > NODE_CAP) != deep {
             continue;
         }
         let g: ChessGame = after(&r, moves);
         let n = perft(&r, g.position(), row.depth);
-        assert_eq!(n, row.nodes, "{ruleset} `{}` (after `{moves}`) depth {}", row.fen, row.depth);
+        assert_eq!(
+            n, row.nodes,
+            "{ruleset} `{}` (after `{moves}`) depth {}",
+            row.fen, row.depth
+        );
         checked += 1;
     }
     checked
@@ -93,18 +112,39 @@ fn shatranj_matches_every_row() {
 
 #[test]
 fn acedrex_first_move_double_step_matches_every_row() {
-    assert_eq!(check("acedrex", "acedrex", &[("pawn_double_step", "first-move")], |_, _| true, false), 21);
+    assert_eq!(
+        check(
+            "acedrex",
+            "acedrex",
+            &[("pawn_double_step", "first-move")],
+            |_, _| true,
+            false
+        ),
+        21
+    );
 }
 
 #[test]
 fn forcado_start_position_depths_1_to_4() {
-    let n = check("forcado", "forcado", &[], |row, moves| moves.is_empty() && row.depth <= 4, false);
+    let n = check(
+        "forcado",
+        "forcado",
+        &[],
+        |row, moves| moves.is_empty() && row.depth <= 4,
+        false,
+    );
     assert_eq!(n, 4);
 }
 
 #[test]
 fn short_assize_rows_after_e4_e5() {
-    let n = check("shortassize", "short-assize", &[], |_, moves| moves.starts_with("e3e4 e6e5"), false);
+    let n = check(
+        "shortassize",
+        "short-assize",
+        &[],
+        |_, moves| moves.starts_with("e3e4 e6e5"),
+        false,
+    );
     assert_eq!(n, 21);
 }
 
@@ -112,7 +152,19 @@ fn short_assize_rows_after_e4_e5() {
 #[ignore = "deep rows: hundreds of millions of nodes; run with --ignored in release"]
 fn deep_rows() {
     let a = check("shatranj", "shatranj", &[], |_, _| true, true);
-    let b = check("acedrex", "acedrex", &[("pawn_double_step", "first-move")], |_, _| true, true);
-    let c = check("shortassize", "short-assize", &[], |_, moves| moves.starts_with("e3e4 e6e5"), true);
+    let b = check(
+        "acedrex",
+        "acedrex",
+        &[("pawn_double_step", "first-move")],
+        |_, _| true,
+        true,
+    );
+    let c = check(
+        "shortassize",
+        "short-assize",
+        &[],
+        |_, moves| moves.starts_with("e3e4 e6e5"),
+        true,
+    );
     assert_eq!((a, b, c), (1, 1, 1));
 }

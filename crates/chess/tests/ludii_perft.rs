@@ -12,14 +12,22 @@ fn tables() -> Vec<(String, Vec<(u32, u64)>)> {
     let mut out: Vec<(String, Vec<(u32, u64)>)> = Vec::new();
     for line in reference("ludii/perft.md").lines() {
         if let Some(head) = line.strip_prefix("## ") {
-            let key = head.rsplit('(').next().unwrap_or("").trim_end_matches(')').to_string();
+            let key = head
+                .rsplit('(')
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(')')
+                .to_string();
             out.push((key, Vec::new()));
             continue;
         }
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         if cells.len() >= 4 {
             if let (Ok(d), Ok(n)) = (cells[1].parse::<u32>(), cells[3].parse::<u64>()) {
-                out.last_mut().expect("rows follow a heading").1.push((d, n));
+                out.last_mut()
+                    .expect("rows follow a heading")
+                    .1
+                    .push((d, n));
             }
         }
     }
@@ -28,14 +36,22 @@ fn tables() -> Vec<(String, Vec<(u32, u64)>)> {
 
 fn check(key: &str, ruleset: &str, max_nodes: u64) -> usize {
     let r = rules(ruleset, &[]);
-    let table = tables().into_iter().find(|(k, _)| k == key).unwrap_or_else(|| panic!("no `{key}` in perft.md")).1;
+    let table = tables()
+        .into_iter()
+        .find(|(k, _)| k == key)
+        .unwrap_or_else(|| panic!("no `{key}` in perft.md"))
+        .1;
     let start = r.perft_start();
     let mut checked = 0;
     for (depth, expected) in table {
         if expected > max_nodes {
             continue;
         }
-        assert_eq!(perft(&r, start.position(), depth), expected, "{ruleset} depth {depth}");
+        assert_eq!(
+            perft(&r, start.position(), depth),
+            expected,
+            "{ruleset} depth {depth}"
+        );
         checked += 1;
     }
     checked
@@ -58,5 +74,8 @@ fn short_assize_ludii() {
 
 #[test]
 fn cuatro_tiempos_ludii_after_the_bets() {
-    assert_eq!(check("acedrex-cuatro-tiempos", "cuatro-tiempos-ludii", 20_000_000), 6);
+    assert_eq!(
+        check("acedrex-cuatro-tiempos", "cuatro-tiempos-ludii", 20_000_000),
+        6
+    );
 }

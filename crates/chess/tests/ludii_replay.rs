@@ -10,8 +10,18 @@ use libro_chess::replay_ludii;
 fn replay(file: &str, ruleset: &str, plies: u64) {
     let r = rules(ruleset, &[]);
     let report = replay_ludii(&r, &reference(&format!("ludii/{file}")));
-    let shown: Vec<String> = report.mismatches.iter().take(15).map(|m| m.to_string()).collect();
-    assert!(report.mismatches.is_empty(), "{} mismatches, first:\n{}", report.mismatches.len(), shown.join("\n"));
+    let shown: Vec<String> = report
+        .mismatches
+        .iter()
+        .take(15)
+        .map(|m| m.to_string())
+        .collect();
+    assert!(
+        report.mismatches.is_empty(),
+        "{} mismatches, first:\n{}",
+        report.mismatches.len(),
+        shown.join("\n")
+    );
     assert_eq!(report.games, 50);
     assert_eq!(report.plies, plies);
 }
@@ -21,26 +31,47 @@ fn recorded_plies(file: &str) -> u64 {
     reference(&format!("ludii/{file}"))
         .lines()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON line")["moves"].as_array().expect("moves").len() as u64)
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).expect("JSON line")["moves"]
+                .as_array()
+                .expect("moves")
+                .len() as u64
+        })
         .sum()
 }
 
 #[test]
 fn acedrex_playouts() {
-    replay("acedrex-alfonso.jsonl", "acedrex-ludii", recorded_plies("acedrex-alfonso.jsonl"));
+    replay(
+        "acedrex-alfonso.jsonl",
+        "acedrex-ludii",
+        recorded_plies("acedrex-alfonso.jsonl"),
+    );
 }
 
 #[test]
 fn forcado_playouts() {
-    replay("forcado.jsonl", "forcado-ludii", recorded_plies("forcado.jsonl"));
+    replay(
+        "forcado.jsonl",
+        "forcado-ludii",
+        recorded_plies("forcado.jsonl"),
+    );
 }
 
 #[test]
 fn short_assize_playouts() {
-    replay("short-assize.jsonl", "short-assize-ludii", recorded_plies("short-assize.jsonl"));
+    replay(
+        "short-assize.jsonl",
+        "short-assize-ludii",
+        recorded_plies("short-assize.jsonl"),
+    );
 }
 
 #[test]
 fn cuatro_tiempos_playouts() {
-    replay("acedrex-cuatro-tiempos.jsonl", "cuatro-tiempos-ludii", recorded_plies("acedrex-cuatro-tiempos.jsonl"));
+    replay(
+        "acedrex-cuatro-tiempos.jsonl",
+        "cuatro-tiempos-ludii",
+        recorded_plies("acedrex-cuatro-tiempos.jsonl"),
+    );
 }

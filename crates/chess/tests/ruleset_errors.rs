@@ -1,0 +1,181 @@
+//! Bad ruleset files and bad `--option` overrides are refused with the file, the line and
+//! what is wrong. Each case edits the shipped acedrex.toml; the expected line is found in the
+//! edited text itself.
+
+mod common;
+
+use libro_chess::{ChessRules, RulesetError};
+
+fn acedrex() -> String {
+    std::fs::read_to_string(format!("{}/acedrex.toml", common::RULESETS)).expect("acedrex.toml")
+}
+
+/// The 1-based line of the first line containing `needle`.
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("`{needle}` not in the text"))
+        + 1
+}
+
+fn load(text: &str, overrides: &[(&str, &str)]) -> RulesetError {
+    let overrides: Vec<(String, String)> = overrides
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    ChessRules::from_toml(text, "mine.toml", &overrides).expect_err("the file must be refused")
+}
+
+#[test]
+fn unknown_key() {
+    let text = acedrex().replace("ranks = 8", "ranks = 8\ncastling = true");
+    let e = load(&text, &[]);
+    assert_eq!(
+        (e.file.as_str(), e.line),
+        ("mine.toml", Some(line_of(&text, "castling"))),
+        "{e}"
+    );
+    assert!(e.what.contains("unknown field `castling`"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with(&format!("mine.toml:{}:", line_of(&text, "castling"))),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_rule() {
+    let text = acedrex().replace(
+        "[rules]",
+        "[rules]\ncastling = { value = true, from = \"nowhere\" }",
+    );
+    let e = load(&text, &[]);
+    assert_eq!(e.line, Some(line_of(&text, "castling")), "{e}");
+    assert!(e.what.contains("unknown rule `castling`"), "{e}");
+}
+
+#[test]
+fn rule_without_source() {
+    let text = acedrex().replace("[rules]", "[rules]\nmax_plies = 300");
+    let e = load(&text, &[]);
+    assert_eq!(e.line, Some(line_of(&text, "max_plies")), "{e}");
+}
+
+#[test]
+fn bad_betza() {
+    let text = acedrex().replace(r#"betza = "F" }"#, r#"betza = "FX" }"#);
+    let e = load(&text, &[]);
+    assert_eq!(e.line, Some(line_of(&text, "\"FX\"")), "{e}");
+    assert!(
+        e.what.contains("piece `fers`") && e.what.contains("bad Betza `FX` at character 2"),
+        "{e}"
+    );
+}
+
+#[test]
+fn impossible_setup_two_kings() {
+    let text = acedrex().replace("Rh1 Pa2", "Rh1 Kd4 Pa2");
+    let e = load(&text, &[]);
+    assert_eq!(e.line, Some(line_of(&text, "Kd4")), "{e}");
+    assert!(
+        e.what.contains("impossible setup") && e.what.contains("2 kings"),
+        "{e}"
+    );
+}
+
+#[test]
+fn impossible_setup_pawn_on_its_last_rank() {
+    // Black's rook leaves a8 and a white pawn stands there.
+    let text = acedrex()
+        .replace("Ra8 Nb8", "Nb8")
+        .replace("Rh1 Pa2", "Rh1 Pa8 Pa2");
+    let e = load(&text, &[]);
+    assert_eq!(e.line, Some(line_of(&text, "Pa8")), "{e}");
+    assert!(
+        e.what
+            .contains("the pawn on a8 already stands on its last line"),
+        "{e}"
+    );
+}
+
+#[test]
+fn impossible_setup_shared_by_two_seats() {
+    let text = acedrex()
+        .replace("Ph7\"", "Ph7 Pe4\"")
+        .replace("Rh1 Pa2", "Rh1 Ne4 Pa2");
+    let e = load(&text, &[]);
+    assert!(e.what.contains("e4 holds pieces of two seats"), "{e}");
+}
+
+#[test]
+fn impossible_setup_king_in_check() {
+    let text = acedrex()
+        .replace("Rh1 Pa2", "Rh1 Nd6 Pa2")
+        .replace("Pd7 ", "")
+        .replace("Nb8 ", "");
+    let e = load(&text, &[]);
+    assert!(e.what.contains("starts in check"), "{e}");
+}
+
+#[test]
+fn board_size_not_supported() {
+    let text = acedrex().replace("files = 8", "files = 10");
+    let e = load(&text, &[]);
+    assert_eq!(e.line, Some(line_of(&text, "[board]")), "{e}");
+    assert!(e.what.contains("10x8 board is not supported yet"), "{e}");
+}
+
+#[test]
+fn wrong_family() {
+    let text = acedrex().replace("family = \"chess\"", "family = \"tables\"");
+    let e = load(&text, &[]);
+    assert_eq!(e.line, Some(1), "{e}");
+}
+
+#[test]
+fn unknown_option_override() {
+    let e = load(&acedrex(), &[("castling", "true")]);
+    assert_eq!(e.file, "--option");
+    assert!(e.what.contains("unknown option `castling`"), "{e}");
+}
+
+#[test]
+fn bad_option_value_override() {
+    let e = load(&acedrex(), &[("pawn_double_step", "sometimes")]);
+    assert!(
+        e.what.contains("until-first-capture | first-move | none"),
+        "{e}"
+    );
+}
+
+#[test]
+fn four_player_option_on_two_seats() {
+    let e = load(&acedrex(), &[("capture", "any")]);
+    assert!(e.what.contains("more than two seats"), "{e}");
+}
+
+#[test]
+fn overrides_change_the_rules() {
+    let text = acedrex();
+    let r = ChessRules::from_toml(
+        &text,
+        "acedrex.toml",
+        &[("pawn_double_step".into(), "first-move".into())],
+    )
+    .unwrap();
+    let o = r
+        .options()
+        .into_iter()
+        .find(|o| o.name == "pawn_double_step")
+        .unwrap();
+    assert_eq!(
+        (o.value.as_str(), o.source.as_str()),
+        ("first-move", "--option")
+    );
+    let leap = r
+        .options()
+        .into_iter()
+        .find(|o| o.name == "fers_leap")
+        .unwrap();
+    assert!(leap.source.contains("seed 004"), "{leap:?}");
+}
