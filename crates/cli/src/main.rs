@@ -29,6 +29,12 @@ enum Command {
     Moves(commands::moves::Args),
     /// The reconstruction lab: judge a ruleset and its readings by self-play.
     Evaluate(commands::evaluate::Args),
+    /// Play a game in the terminal, against the computer or another person.
+    Play(commands::play::Args),
+    /// Play AI against AI: wins, draws, losses, score and Elo.
+    Match(commands::match_games::Args),
+    /// Speak the Universal Chess Interface (two-player chess rulesets), for chess GUIs.
+    Uci(commands::uci::Args),
     /// Serve the web app: lobby, live games in the browser, stored in SQLite.
     Serve(libro_server::ServeArgs),
 }
@@ -41,6 +47,9 @@ fn main() -> ExitCode {
         Command::Conformance(cmd) => commands::conformance::run(cmd),
         Command::Moves(args) => commands::moves::run(args),
         Command::Evaluate(args) => commands::evaluate::run(args),
+        Command::Play(args) => commands::play::run(args),
+        Command::Match(args) => commands::match_games::run(args),
+        Command::Uci(args) => commands::uci::run(args),
         Command::Serve(args) => libro_server::run(args).map(|()| ExitCode::SUCCESS),
     };
     match outcome {

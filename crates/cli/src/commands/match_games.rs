@@ -55,7 +55,9 @@ fn run_with<R: Ruleset>(rules: &Arc<R>, args: &Args) -> anyhow::Result<ExitCode>
 where
     R::Game: Heuristic,
 {
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let config = MatchConfig {
         games: args.games,
         threads,
@@ -65,21 +67,27 @@ where
     };
     let mut record_file = match &args.record {
         Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| format!("creating the record file {path}"))?,
+            std::fs::File::create(path)
+                .with_context(|| format!("creating the record file {path}"))?,
         )),
         None => None,
     };
     let bar = ProgressBar::new(u64::from(args.games));
     bar.set_style(
-        ProgressStyle::with_template("{spinner} {bar:40} {pos}/{len} games  {msg}  [{elapsed_precise} / ~{eta}]")
-            .expect("a valid progress template"),
+        ProgressStyle::with_template(
+            "{spinner} {bar:40} {pos}/{len} games  {msg}  [{elapsed_precise} / ~{eta}]",
+        )
+        .expect("a valid progress template"),
     );
     let mut scores = Vec::new();
     let mut write_error = None;
     let outcome = play_match(rules, &args.a, &args.b, &config, &mut |record| {
         scores.push(record.a_score);
         let so_far = MatchReport::from_scores(&scores);
-        bar.set_message(format!("A {}-{}-{}", so_far.wins, so_far.draws, so_far.losses));
+        bar.set_message(format!(
+            "A {}-{}-{}",
+            so_far.wins, so_far.draws, so_far.losses
+        ));
         bar.inc(1);
         if let Some(file) = &mut record_file {
             let line = serde_json::to_string(record).expect("records serialise");
@@ -96,9 +104,21 @@ where
         file.flush().context("writing the record file")?;
     }
     let r = &outcome.report;
-    println!("{} ({}) against {} ({}), {} games of {}", args.a, "A", args.b, "B", r.wins + r.draws + r.losses, rules.name());
+    println!(
+        "{} ({}) against {} ({}), {} games of {}",
+        args.a,
+        "A",
+        args.b,
+        "B",
+        r.wins + r.draws + r.losses,
+        rules.name()
+    );
     println!("A: {} wins, {} draws, {} losses", r.wins, r.draws, r.losses);
-    println!("score {:.1}% ± {:.1}% (95%)", 100.0 * r.score, 100.0 * r.score_margin);
+    println!(
+        "score {:.1}% ± {:.1}% (95%)",
+        100.0 * r.score,
+        100.0 * r.score_margin
+    );
     match (r.elo, r.elo_error) {
         (Some(elo), Some(err)) => println!("Elo difference {elo:+.0} ± {err:.0}"),
         (Some(elo), None) => println!("Elo difference {elo:+.0} (interval unbounded)"),

@@ -2,9 +2,12 @@
 
 pub mod conformance;
 pub mod evaluate;
+pub mod match_games;
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod rulesets;
+pub mod uci;
 
 use clap::Args as ClapArgs;
 

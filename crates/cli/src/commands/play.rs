@@ -50,7 +50,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 rules.new_game(args.seed)
             } else {
                 if args.stakes.len() != rules.seats().len() || args.stakes.contains(&0) {
-                    bail!("--stakes needs one positive whole number per seat ({} seats)", rules.seats().len());
+                    bail!(
+                        "--stakes needs one positive whole number per seat ({} seats)",
+                        rules.seats().len()
+                    );
                 }
                 ChessGame::with_stakes(&rules, &args.stakes)
             };
@@ -76,16 +79,29 @@ pub trait Draw: Game {
     }
 }
 
-fn play<R: Ruleset>(rules: &Arc<R>, mut game: R::Game, seat_args: &[String], color: bool) -> anyhow::Result<ExitCode>
+fn play<R: Ruleset>(
+    rules: &Arc<R>,
+    mut game: R::Game,
+    seat_args: &[String],
+    color: bool,
+) -> anyhow::Result<ExitCode>
 where
     R::Game: Heuristic + Draw,
 {
     let names = rules.seat_names();
     let mut sitters: Vec<Sitter<R::Game>> = (0..names.len())
-        .map(|i| if i == 0 { Sitter::Human } else { Sitter::Computer(Box::new(Player::new("ai:5".parse().expect("a valid spec")))) })
+        .map(|i| {
+            if i == 0 {
+                Sitter::Human
+            } else {
+                Sitter::Computer(Box::new(Player::new("ai:5".parse().expect("a valid spec"))))
+            }
+        })
         .collect();
     for arg in seat_args {
-        let (seat, who) = arg.split_once('=').with_context(|| format!("--seat `{arg}` is not SEAT=PLAYER"))?;
+        let (seat, who) = arg
+            .split_once('=')
+            .with_context(|| format!("--seat `{arg}` is not SEAT=PLAYER"))?;
         let i = names
             .iter()
             .position(|n| n.eq_ignore_ascii_case(seat))
@@ -106,10 +122,13 @@ where
             Turn::Chance => {
                 let roll = game.sample_chance();
                 game.apply_chance(roll);
-                println!("{} rolled: {roll}", match game.turn() {
-                    Turn::Seat(s) => names[s.index()].clone(),
-                    _ => "chance".to_string(),
-                });
+                println!(
+                    "{} rolled: {roll}",
+                    match game.turn() {
+                        Turn::Seat(s) => names[s.index()].clone(),
+                        _ => "chance".to_string(),
+                    }
+                );
             }
             Turn::Seat(seat) => {
                 println!("\n{}", game.draw(color));
@@ -118,7 +137,9 @@ where
                 }
                 let mv = match &mut sitters[seat.index()] {
                     Sitter::Computer(player) => {
-                        let choice = player.choose(&game, &Control::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
+                        let choice = player
+                            .choose(&game, &Control::default())
+                            .map_err(|e| anyhow::anyhow!("{e}"))?;
                         println!("{} plays {}", names[seat.index()], game.describe(choice.mv));
                         choice.mv
                     }
@@ -136,7 +157,9 @@ where
         }
     }
     println!("\n{}", game.draw(color));
-    let result = game.result().context("the game is over but has no result")?;
+    let result = game
+        .result()
+        .context("the game is over but has no result")?;
     println!("Game over: {}.", result.reason);
     match result.winner() {
         Some(w) => println!("{} wins.", names[w.index()]),
@@ -156,9 +179,14 @@ fn ask<G: Game>(
     input: &mut impl Iterator<Item = std::io::Result<String>>,
 ) -> anyhow::Result<Option<G::Move>> {
     loop {
-        print!("{} to move (`moves` lists them, `quit` leaves): ", names[seat.index()]);
+        print!(
+            "{} to move (`moves` lists them, `quit` leaves): ",
+            names[seat.index()]
+        );
         std::io::stdout().flush()?;
-        let Some(line) = input.next() else { return Ok(None) };
+        let Some(line) = input.next() else {
+            return Ok(None);
+        };
         let line = line?;
         let text = line.trim();
         match text {
@@ -167,7 +195,11 @@ fn ask<G: Game>(
             "moves" | "help" | "?" => {
                 let mut moves = G::MoveList::default();
                 game.legal_moves(&mut moves);
-                let list: Vec<String> = moves.as_slice().iter().map(|&m| game.move_text(m)).collect();
+                let list: Vec<String> = moves
+                    .as_slice()
+                    .iter()
+                    .map(|&m| game.move_text(m))
+                    .collect();
                 println!("{} legal: {}", list.len(), list.join("  "));
             }
             _ => match game.parse_move(text) {
@@ -208,7 +240,11 @@ impl Draw for ChessGame {
             let _ = write!(out, "{:>2} ", rank + 1);
             for file in 0..i32::from(board.files) {
                 let sq = board.square(file, rank).expect("on the board");
-                let bg = if (file + rank) % 2 == 0 { "48;5;137" } else { "48;5;180" };
+                let bg = if (file + rank) % 2 == 0 {
+                    "48;5;137"
+                } else {
+                    "48;5;180"
+                };
                 let cell = match pos.seat_at(rules, sq) {
                     None => "   ".to_string(),
                     Some(s) => {
@@ -264,7 +300,12 @@ impl Draw for ChessGame {
                     "out".to_string()
                 };
                 let stake = stakes[i].map_or("to bet".to_string(), |v| v.to_string());
-                let _ = writeln!(out, "  {:6} {status:16} stake {stake:>3}  paid {:>4}", paint(color, seat_fg(s), &seat.name), paid[i]);
+                let _ = writeln!(
+                    out,
+                    "  {:6} {status:16} stake {stake:>3}  paid {:>4}",
+                    paint(color, seat_fg(s), &seat.name),
+                    paid[i]
+                );
             }
             let _ = writeln!(out, "  pot {}", self.pot());
         }
@@ -289,8 +330,34 @@ impl Draw for TablesGame {
             let theirs = board.count(1, 25 - p);
             match (mine, theirs) {
                 (0, 0) => paint(color, "2", "  . "),
-                (n, 0) => paint(color, "1;97", &format!("{:>3}{}", n, rules.seat_name(0).chars().next().unwrap_or('W').to_ascii_uppercase())),
-                (0, n) => paint(color, "1;31", &format!("{:>3}{}", n, rules.seat_name(1).chars().next().unwrap_or('B').to_ascii_uppercase())),
+                (n, 0) => paint(
+                    color,
+                    "1;97",
+                    &format!(
+                        "{:>3}{}",
+                        n,
+                        rules
+                            .seat_name(0)
+                            .chars()
+                            .next()
+                            .unwrap_or('W')
+                            .to_ascii_uppercase()
+                    ),
+                ),
+                (0, n) => paint(
+                    color,
+                    "1;31",
+                    &format!(
+                        "{:>3}{}",
+                        n,
+                        rules
+                            .seat_name(1)
+                            .chars()
+                            .next()
+                            .unwrap_or('B')
+                            .to_ascii_uppercase()
+                    ),
+                ),
                 (a, b) => format!("{a}/{b}?"),
             }
         };

@@ -4,7 +4,10 @@
 //! `info string` and carries on.
 
 use anyhow::Context;
-use libro_ai::{AiSettings, Clock, Control, Limits, Player, PlayerKind, PlayerSpec, SearchConfig, Searcher, MAX_LEVEL};
+use libro_ai::{
+    AiSettings, Clock, Control, Limits, Player, PlayerKind, PlayerSpec, SearchConfig, Searcher,
+    MAX_LEVEL,
+};
 use libro_catalog::AnyRuleset;
 use libro_chess::options::{OptionKind, SPECS};
 use libro_chess::ChessRules;
@@ -47,7 +50,11 @@ pub fn run(_: Args) -> anyhow::Result<ExitCode> {
         .filter(|h| matches!(libro_catalog::load(&h.name, &[]), Ok(AnyRuleset::Chess(r)) if r.seats().len() == 2))
         .map(|h| h.name)
         .collect();
-    let variant = if variants.iter().any(|v| v == "acedrex") { "acedrex".to_string() } else { variants[0].clone() };
+    let variant = if variants.iter().any(|v| v == "acedrex") {
+        "acedrex".to_string()
+    } else {
+        variants[0].clone()
+    };
     let rules = load_chess(&variant, &[])?;
     let game = rules.new_game(0);
     let mut engine = Engine {
@@ -130,22 +137,40 @@ impl Engine {
         self.say(&format!("id name libro {}", env!("CARGO_PKG_VERSION")));
         self.say("id author the libro team");
         let vars: String = self.variants.iter().map(|v| format!(" var {v}")).collect();
-        self.say(&format!("option name UCI_Variant type combo default {}{vars}", self.variant));
-        self.say(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096"));
-        self.say(&format!("option name Skill Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"));
+        self.say(&format!(
+            "option name UCI_Variant type combo default {}{vars}",
+            self.variant
+        ));
+        self.say(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096"
+        ));
+        self.say(&format!(
+            "option name Skill Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
+        ));
         for info in self.rules.options() {
-            let Some(spec) = SPECS.iter().find(|s| s.name == info.name) else { continue };
+            let Some(spec) = SPECS.iter().find(|s| s.name == info.name) else {
+                continue;
+            };
             if spec.multi_seat {
                 continue;
             }
             let line = match spec.kind {
                 OptionKind::Choice(values) => {
                     let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
-                    format!("option name {} type combo default {}{vars}", info.name, info.value)
+                    format!(
+                        "option name {} type combo default {}{vars}",
+                        info.name, info.value
+                    )
                 }
-                OptionKind::Bool => format!("option name {} type check default {}", info.name, info.value),
+                OptionKind::Bool => format!(
+                    "option name {} type check default {}",
+                    info.name, info.value
+                ),
                 OptionKind::Number { min } => {
-                    format!("option name {} type spin default {} min {min} max 1000000", info.name, info.value)
+                    format!(
+                        "option name {} type spin default {} min {min} max 1000000",
+                        info.name, info.value
+                    )
                 }
             };
             self.say(&line);
@@ -155,7 +180,9 @@ impl Engine {
 
     fn set_option(&mut self, words: &[&str]) -> anyhow::Result<()> {
         let text = words.join(" ");
-        let text = text.strip_prefix("name ").context("expected `setoption name NAME [value VALUE]`")?;
+        let text = text
+            .strip_prefix("name ")
+            .context("expected `setoption name NAME [value VALUE]`")?;
         let (name, value) = match text.split_once(" value ") {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (text.trim(), ""),
@@ -170,15 +197,24 @@ impl Engine {
                 self.say(&format!("info string variant {value}"));
             }
             "hash" => {
-                let mb: usize = value.parse().with_context(|| format!("Hash `{value}` is not a number of megabytes"))?;
-                anyhow::ensure!((1..=4096).contains(&mb), "Hash must be 1 to 4096 MB, not {mb}");
+                let mb: usize = value
+                    .parse()
+                    .with_context(|| format!("Hash `{value}` is not a number of megabytes"))?;
+                anyhow::ensure!(
+                    (1..=4096).contains(&mb),
+                    "Hash must be 1 to 4096 MB, not {mb}"
+                );
                 self.hash_mb = mb;
                 self.searcher = None;
             }
             "skill level" => {
-                let level: u8 = value.parse().ok().filter(|l| (1..=MAX_LEVEL).contains(l)).with_context(|| {
-                    format!("Skill Level `{value}` is not a whole number from 1 to {MAX_LEVEL}")
-                })?;
+                let level: u8 = value
+                    .parse()
+                    .ok()
+                    .filter(|l| (1..=MAX_LEVEL).contains(l))
+                    .with_context(|| {
+                        format!("Skill Level `{value}` is not a whole number from 1 to {MAX_LEVEL}")
+                    })?;
                 self.skill = level;
             }
             _ => {
@@ -224,8 +260,12 @@ impl Engine {
                 i += 1;
                 continue;
             }
-            let value = words.get(i + 1).with_context(|| format!("`go {key}` needs a value"))?;
-            let n: u64 = value.parse().with_context(|| format!("`go {key} {value}`: not a whole number"))?;
+            let value = words
+                .get(i + 1)
+                .with_context(|| format!("`go {key}` needs a value"))?;
+            let n: u64 = value
+                .parse()
+                .with_context(|| format!("`go {key} {value}`: not a whole number"))?;
             match key {
                 "depth" => limits.depth = Some(n as u32),
                 "nodes" => limits.nodes = Some(n),
@@ -257,22 +297,33 @@ impl Engine {
             return;
         }
         let stop = Arc::new(AtomicBool::new(false));
-        let control = Control { stop: Some(stop.clone()), clock };
+        let control = Control {
+            stop: Some(stop.clone()),
+            clock,
+        };
         let thread_stop = stop.clone();
         let game = self.game.clone();
         let out = self.out.clone();
         let skill = self.skill;
-        let mut searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| Searcher::new(SearchConfig { hash_mb: self.hash_mb, ..SearchConfig::default() }));
+        let mut searcher = self.searcher.take().unwrap_or_else(|| {
+            Searcher::new(SearchConfig {
+                hash_mb: self.hash_mb,
+                ..SearchConfig::default()
+            })
+        });
         let handle = std::thread::spawn(move || {
             let say = |line: String| {
                 let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
                 let _ = writeln!(out, "{line}").and_then(|_| out.flush());
             };
             let best = if skill < MAX_LEVEL {
-                let spec = PlayerSpec { kind: PlayerKind::Ai(AiSettings { level: Some(skill), ..AiSettings::default() }), seed: None };
+                let spec = PlayerSpec {
+                    kind: PlayerKind::Ai(AiSettings {
+                        level: Some(skill),
+                        ..AiSettings::default()
+                    }),
+                    seed: None,
+                };
                 Player::new(spec).choose(&game, &control).ok().map(|c| c.mv)
             } else {
                 searcher
