@@ -67,6 +67,17 @@ const ELIMINATED: i32 = -40_000;
 /// Four seats: centipawns per stake paid beyond the others' mean (a check received costs
 /// the stake, and so does every piece lost).
 const STAKE_CP: i32 = 25;
+/// Four seats: how much each other seat's standing weighs against ours: the target's (every
+/// piece we take from it), the seat that can capture us, the seat across. Ours is measured
+/// against their weighted mean, so an even position is worth zero before [`CONTEMPT`].
+const TARGET_WEIGHT: i32 = 45;
+const ATTACKER_WEIGHT: i32 = 35;
+const ACROSS_WEIGHT: i32 = 20;
+/// Four seats: per piece near the target's king (within three squares, closer more).
+const TROPISM: i32 = 6;
+/// Four seats: a live position is worth more than a draw by the rules, which shares the
+/// pot with everyone still in: the search then avoids repeating when it can play on.
+const CONTEMPT: i32 = 60;
 
 /// What the evaluation knows of one ruleset, built once.
 struct Tables {
@@ -177,7 +188,11 @@ impl Tables {
             for t in 0..r.pieces.len() {
                 let tb = r.table(s as u8, t as u8);
                 let p = &r.pieces[t];
-                let forward = if p.across { seat.across.unwrap_or(seat.forward) } else { seat.forward };
+                let forward = if p.across {
+                    seat.across.unwrap_or(seat.forward)
+                } else {
+                    seat.forward
+                };
                 for sq in 0..64u8 {
                     let square = Square(sq);
                     let i = sq as usize;
@@ -216,7 +231,8 @@ impl Tables {
             start_pieces += start.piece_count(s) as i32;
             for t in 0..r.pieces.len() {
                 if kind[t] != Kind::Pawn {
-                    start_material += value[t] * (start.type_bb[t] & start.seat_bb[s as usize]).count() as i32;
+                    start_material +=
+                        value[t] * (start.type_bb[t] & start.seat_bb[s as usize]).count() as i32;
                 }
             }
         }
@@ -274,7 +290,15 @@ fn seats_bb(pos: &Position, seats: u8) -> Bitboard {
 /// The squares a piece of type `t` of seat `s` on `sq` may move to or capture on (pseudo-
 /// legal), given who it may capture.
 #[inline]
-fn reach(r: &ChessRules, pos: &Position, s: u8, t: u8, sq: Square, empty: Bitboard, capt: Bitboard) -> Bitboard {
+fn reach(
+    r: &ChessRules,
+    pos: &Position,
+    s: u8,
+    t: u8,
+    sq: Square,
+    empty: Bitboard,
+    capt: Bitboard,
+) -> Bitboard {
     let tb = r.table(s, t);
     let mut m = (tb.quiet[sq.index()] & empty) | (tb.capture[sq.index()] & capt);
     let dirs = tb.quiet_dirs | tb.capture_dirs;
@@ -357,12 +381,14 @@ fn seat_sums(t: &Tables, r: &ChessRules, pos: &Position, s: u8, enemy_pawns: Bit
                 Kind::Pawn => {
                     if t.passed_mask[s as usize][ty][sq.index()] & enemy_pawns.0 == 0 {
                         out.eg += i32::from(PASSED[t.to_go[s as usize][ty][sq.index()] as usize]);
-                        out.mg += i32::from(PASSED[t.to_go[s as usize][ty][sq.index()] as usize]) / 3;
+                        out.mg +=
+                            i32::from(PASSED[t.to_go[s as usize][ty][sq.index()] as usize]) / 3;
                     }
                     // The double step is a tempo while it lasts.
                     if pawn_double && r.extra_types >> ty & 1 != 0 {
                         let tb = r.table(s, ty as u8);
-                        if tb.start.contains(sq) && extras_open(r, pos, s, ty as u8, sq, empty) > 0 {
+                        if tb.start.contains(sq) && extras_open(r, pos, s, ty as u8, sq, empty) > 0
+                        {
                             out.mobility += 3;
                         }
                     }
@@ -416,7 +442,9 @@ fn phase(t: &Tables, nonpawn_total: i32) -> i32 {
 /// King safety in the middlegame: own pieces beside the king, and enemy pieces close by.
 fn king_safety(r: &ChessRules, pos: &Position, s: u8, enemies: Bitboard) -> i32 {
     let Some(k) = r.royal else { return 0 };
-    let Some(ksq) = pos.king_square(r, s) else { return 0 };
+    let Some(ksq) = pos.king_square(r, s) else {
+        return 0;
+    };
     let zone = r.table(s, k).quiet[ksq.index()] | r.table(s, k).capture[ksq.index()];
     let shield = (zone & pos.seat_bb[s as usize]).count() as i32;
     let mut near = 0;
@@ -429,7 +457,9 @@ fn king_safety(r: &ChessRules, pos: &Position, s: u8, enemies: Bitboard) -> i32 
 /// Pushing a lone (or nearly lone) king to the edge with our own king close: how won
 /// endings are won, by mate, stalemate or the bare king alike.
 fn mop_up(r: &ChessRules, pos: &Position, strong: u8, weak: u8) -> i32 {
-    let (Some(ks), Some(kw)) = (pos.king_square(r, strong), pos.king_square(r, weak)) else { return 0 };
+    let (Some(ks), Some(kw)) = (pos.king_square(r, strong), pos.king_square(r, weak)) else {
+        return 0;
+    };
     12 * centre_distance(kw) + 4 * (7 - chebyshev(ks, kw))
 }
 
@@ -456,14 +486,31 @@ fn eval_two(t: &Tables, r: &ChessRules, pos: &Position) -> i32 {
         let o = 1 - s;
         let sign = if s == 0 { 1 } else { -1 };
         let (mine, theirs) = ([w, b][s], [w, b][o]);
-        if r.options.bare_king != BareKing::None && counts[o] < BARE_PUSH.len() as i32 && counts[s] > counts[o] {
+        if r.options.bare_king != BareKing::None
+            && counts[o] < BARE_PUSH.len() as i32
+            && counts[s] > counts[o]
+        {
             v += sign * BARE_PUSH[counts[o].max(0) as usize];
         }
-        if theirs.nonpawn <= FERS && theirs.material <= FERS + PAWN && mine.material - theirs.material >= 300 {
+        if theirs.nonpawn <= FERS
+            && theirs.material <= FERS + PAWN
+            && mine.material - theirs.material >= 300
+        {
             v += sign * mop_up(r, pos, s as u8, o as u8);
         }
     }
     v + if pos.to_move == 0 { TEMPO } else { -TEMPO }
+}
+
+/// Every seat's pawns.
+fn pawn_bb(t: &Tables, pos: &Position) -> Bitboard {
+    let mut all = Bitboard::EMPTY;
+    let mut m = t.pawns;
+    while m != 0 {
+        all |= pos.type_bb[m.trailing_zeros() as usize];
+        m &= m - 1;
+    }
+    all
 }
 
 impl Position {
@@ -485,17 +532,13 @@ impl Position {
 fn eval_many(t: &Tables, r: &ChessRules, game: &ChessGame, out: &mut [i32]) {
     let pos = game.position();
     let n = r.num_seats();
-    let mut all_pawns = Bitboard::EMPTY;
-    let mut m = t.pawns;
-    while m != 0 {
-        all_pawns |= pos.type_bb[m.trailing_zeros() as usize];
-        m &= m - 1;
-    }
+    let all_pawns = pawn_bb(t, pos);
     let mut sums = [SeatSums::default(); MAX_SEATS];
     let mut nonpawn_total = 0;
     for s in 0..n as u8 {
         if pos.is_active(s) {
-            let enemy_pawns = all_pawns & seats_bb(pos, pos.attacker_seats(r, s) | pos.target_seats(r, s));
+            let enemy_pawns =
+                all_pawns & seats_bb(pos, pos.attacker_seats(r, s) | pos.target_seats(r, s));
             sums[s as usize] = seat_sums(t, r, pos, s, enemy_pawns);
             nonpawn_total += sums[s as usize].nonpawn;
         }
@@ -517,46 +560,83 @@ fn eval_many(t: &Tables, r: &ChessRules, game: &ChessGame, out: &mut [i32]) {
     }
     let (stakes, paid) = game.ledger();
     let mean_stake = {
-        let (sum, k) = (0..n).filter_map(|s| stakes[s]).fold((0u64, 0u64), |(a, k), x| (a + u64::from(x), k + 1));
+        let (sum, k) = (0..n)
+            .filter_map(|s| stakes[s])
+            .fold((0u64, 0u64), |(a, k), x| (a + u64::from(x), k + 1));
         (sum / k.max(1)).max(1) as i64
     };
     for s in 0..n as u8 {
         let si = s as usize;
         if !pos.is_active(s) {
-            out[si] = ELIMINATED - 1000 * (n as i32 - game.eliminated().iter().position(|&e| e == s).unwrap_or(0) as i32);
+            out[si] = ELIMINATED
+                - 1000
+                    * (n as i32
+                        - game.eliminated().iter().position(|&e| e == s).unwrap_or(0) as i32);
             continue;
         }
         let target = pos.next_active(n, s);
         let attacker_bits = pos.attacker_seats(r, s);
         let mut v = own[si];
-        // The others, weighted: the target and the seat that captures us count most.
+        // The others, weighted: the target (whose losses are our gains) most, then the
+        // seat that captures us, then the one across.
         let mut others = 0i64;
-        let mut weight = 0i64;
+        let mut wsum = 0i64;
         for o in 0..n as u8 {
             if o == s || !pos.is_active(o) {
                 continue;
             }
-            let w = if o == target || attacker_bits >> o & 1 != 0 { 2 } else { 1 };
-            others += w * i64::from(own[o as usize]);
-            weight += w;
+            let mut w = 0;
+            if o == target {
+                w += TARGET_WEIGHT;
+            }
+            if attacker_bits >> o & 1 != 0 {
+                w += ATTACKER_WEIGHT;
+            }
+            if w == 0 {
+                w = ACROSS_WEIGHT;
+            }
+            others += i64::from(w) * i64::from(own[o as usize]);
+            wsum += i64::from(w);
         }
-        if weight > 0 {
-            v -= (others / weight) as i32;
+        if wsum > 0 {
+            v -= (others / wsum) as i32;
         }
+        // Closing in on the target's king.
+        if let Some(tk) = pos.king_square(r, target).filter(|_| target != s) {
+            let king = r.royal.map_or(Bitboard::EMPTY, |k| pos.type_bb[k as usize]);
+            let pawns = pawn_bb(t, pos);
+            for p in pos.seat_bb[si] & !king & !pawns {
+                v += TROPISM * (4 - chebyshev(p, tk)).max(0);
+            }
+        }
+        v += CONTEMPT;
         // What the seat that captures us threatens, and what we threaten of our target.
         let mut threatened = 0;
         for a in 0..n as u8 {
             if attacker_bits >> a & 1 != 0 {
-                threatened = threatened.max(best_victim(t, r, pos, attacks[a as usize] & pos.seat_bb[si]));
+                threatened = threatened.max(best_victim(
+                    t,
+                    r,
+                    pos,
+                    attacks[a as usize] & pos.seat_bb[si],
+                ));
             }
         }
-        let threat = if target != s { best_victim(t, r, pos, attacks[si] & pos.seat_bb[target as usize]) } else { 0 };
+        let threat = if target != s {
+            best_victim(t, r, pos, attacks[si] & pos.seat_bb[target as usize])
+        } else {
+            0
+        };
         v += threat / 4 - threatened / 3;
         if pos.in_check(r, s) {
             v -= 60;
         }
         // Stakes: what this seat has paid beyond the others' mean, in units of the stake.
-        let others_paid: i64 = (0..n).filter(|&o| o != si).map(|o| paid[o] as i64).sum::<i64>() / (n as i64 - 1).max(1);
+        let others_paid: i64 = (0..n)
+            .filter(|&o| o != si)
+            .map(|o| paid[o] as i64)
+            .sum::<i64>()
+            / (n as i64 - 1).max(1);
         v -= ((paid[si] as i64 - others_paid) * i64::from(STAKE_CP) / mean_stake) as i32;
         out[si] = v.clamp(-libro_core::EVAL_LIMIT / 2, libro_core::EVAL_LIMIT / 2);
     }
@@ -567,7 +647,11 @@ fn best_victim(t: &Tables, r: &ChessRules, pos: &Position, victims: Bitboard) ->
     let mut best = 0;
     for ty in 0..r.pieces.len() {
         if (pos.type_bb[ty] & victims).any() {
-            let v = if t.kind[ty] == Kind::King { ROOK } else { t.value[ty] };
+            let v = if t.kind[ty] == Kind::King {
+                ROOK
+            } else {
+                t.value[ty]
+            };
             best = best.max(v);
         }
     }
@@ -615,16 +699,24 @@ impl Sink for CaptureExists {
 impl ChessGame {
     /// The pieces the seat to move may capture.
     fn enemy(&self) -> Bitboard {
-        seats_bb(self.position(), self.position().target_seats(self.rules(), self.position().to_move))
+        seats_bb(
+            self.position(),
+            self.position()
+                .target_seats(self.rules(), self.position().to_move),
+        )
     }
 
     /// Whether a pawn move onto `to` by `piece` promotes (quiet moves; captures count anyway).
     fn promotes(&self, piece: u8, to: Square) -> bool {
         let r = self.rules();
-        let Some(p) = r.pieces[piece as usize].promotes_to else { return false };
+        let Some(p) = r.pieces[piece as usize].promotes_to else {
+            return false;
+        };
         let s = self.position().to_move;
         r.table(s, piece).promo_zone.contains(to)
-            && (r.options.promotion == Promotion::Always || (self.position().type_bb[p as usize] & self.position().seat_bb[s as usize]).is_empty())
+            && (r.options.promotion == Promotion::Always
+                || (self.position().type_bb[p as usize] & self.position().seat_bb[s as usize])
+                    .is_empty())
     }
 
     /// The squares where each type's quiet move promotes, for the seat to move.
@@ -634,7 +726,10 @@ impl ChessGame {
         let mut promo = [Bitboard::EMPTY; MAX_TYPES];
         for (t, p) in r.pieces.iter().enumerate() {
             if let Some(f) = p.promotes_to {
-                if r.options.promotion == Promotion::Always || (self.position().type_bb[f as usize] & self.position().seat_bb[s as usize]).is_empty() {
+                if r.options.promotion == Promotion::Always
+                    || (self.position().type_bb[f as usize] & self.position().seat_bb[s as usize])
+                        .is_empty()
+                {
                     promo[t] = r.table(s, t as u8).promo_zone;
                 }
             }
@@ -644,10 +739,15 @@ impl ChessGame {
 
     /// Forçado: whether the seat to move must capture now (a legal capture exists).
     pub(crate) fn capture_forced(&self) -> bool {
-        if self.rules().options.forced_capture == ForcedCapture::None || self.position().bets_pending > 0 {
+        if self.rules().options.forced_capture == ForcedCapture::None
+            || self.position().bets_pending > 0
+        {
             return false;
         }
-        let mut sink = CaptureExists { enemy: self.enemy(), found: false };
+        let mut sink = CaptureExists {
+            enemy: self.enemy(),
+            found: false,
+        };
         self.position().generate(self.rules(), &mut sink);
         sink.found
     }
@@ -719,8 +819,14 @@ impl Heuristic for ChessGame {
         score = i32::from(pst[to.index()]) - i32::from(pst[from.index()]);
         if self.rules().options.forced_capture != ForcedCapture::None {
             let occ = self.position().occ.without(from).with(to);
-            let attackers = self.position().attacker_seats(self.rules(), self.position().to_move);
-            if self.position().attackers_to(self.rules(), to, occ, attackers).any() {
+            let attackers = self
+                .position()
+                .attacker_seats(self.rules(), self.position().to_move);
+            if self
+                .position()
+                .attackers_to(self.rules(), to, occ, attackers)
+                .any()
+            {
                 score += 200;
             }
         }
@@ -739,7 +845,11 @@ impl Heuristic for ChessGame {
             out.extend(all.into_iter().filter(|&m| self.is_tactical(m)));
             return;
         }
-        let mut sink = TacticalSink { out, enemy: self.enemy(), promo: self.promo_squares() };
+        let mut sink = TacticalSink {
+            out,
+            enemy: self.enemy(),
+            promo: self.promo_squares(),
+        };
         self.position().generate(r, &mut sink);
         crate::forced::filter(r, self.position(), out);
     }
@@ -751,7 +861,9 @@ impl Heuristic for ChessGame {
         if self.is_over() || self.position().bets_pending > 0 {
             return false;
         }
-        self.position().in_check(self.rules(), self.position().to_move) || self.capture_forced()
+        self.position()
+            .in_check(self.rules(), self.position().to_move)
+            || self.capture_forced()
     }
 }
 
@@ -767,7 +879,9 @@ mod tests {
     }
 
     fn game(rules: &Arc<ChessRules>, text: &str) -> ChessGame {
-        rules.parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+        rules
+            .parse_position(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
     }
 
     #[test]
@@ -785,16 +899,33 @@ mod tests {
     #[test]
     fn a_piece_up_evaluates_higher_by_about_its_value() {
         let r = load("acedrex");
-        let full = game(&r, "rnafkanr/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w d1d8 - 0 1");
-        let no_rook = game(&r, "rnafkan1/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w d1d8 - 0 1");
-        let no_fil = game(&r, "rnafk1nr/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w d1d8 - 0 1");
+        let full = game(
+            &r,
+            "rnafkanr/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w d1d8 - 0 1",
+        );
+        let no_rook = game(
+            &r,
+            "rnafkan1/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w d1d8 - 0 1",
+        );
+        let no_fil = game(
+            &r,
+            "rnafk1nr/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w d1d8 - 0 1",
+        );
         let no_fers = game(&r, "rna1kanr/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w d1 - 0 1");
         let base = full.evaluate(Seat(0));
         let gain = |g: &ChessGame| g.evaluate(Seat(0)) - base;
         // Each within a pawn of the piece's value (mobility and squares move it a little).
-        assert!((gain(&no_rook) - ROOK).abs() < PAWN, "rook {}", gain(&no_rook));
+        assert!(
+            (gain(&no_rook) - ROOK).abs() < PAWN,
+            "rook {}",
+            gain(&no_rook)
+        );
         assert!((gain(&no_fil) - FIL).abs() < PAWN, "fil {}", gain(&no_fil));
-        assert!((gain(&no_fers) - FERS).abs() < PAWN, "fers {}", gain(&no_fers));
+        assert!(
+            (gain(&no_fers) - FERS).abs() < PAWN,
+            "fers {}",
+            gain(&no_fers)
+        );
         assert!(gain(&no_fil) < gain(&no_fers) && gain(&no_fers) < gain(&no_rook));
     }
 
@@ -809,7 +940,10 @@ mod tests {
         assert!(g.is_tactical(nxr) && g.is_tactical(nxp) && g.is_tactical(pxf));
         assert!(!g.is_tactical(quiet));
         assert!(g.order_score(nxr) > g.order_score(pxf));
-        assert!(g.order_score(pxf) > g.order_score(nxp), "the fers before the pawn");
+        assert!(
+            g.order_score(pxf) > g.order_score(nxp),
+            "the fers before the pawn"
+        );
         let mut tac = MoveList::new();
         g.tactical_moves(&mut tac);
         let mut got: Vec<Move> = tac.to_vec();
@@ -832,7 +966,11 @@ mod tests {
         assert_eq!(g.move_text(tac[0]), "a1a8");
         let mut legal = MoveList::new();
         g.legal_moves(&mut legal);
-        assert_eq!(legal.as_slice(), tac.as_slice(), "the tactical moves are all the legal moves");
+        assert_eq!(
+            legal.as_slice(),
+            tac.as_slice(),
+            "the tactical moves are all the legal moves"
+        );
         // Acedrex: the same position forces nothing.
         let a = game(&load("acedrex"), "r3k3/8/2n5/8/3N4/8/8/R3K3 w - x 0 1");
         assert!(!a.in_check());
@@ -845,7 +983,10 @@ mod tests {
         let one = game(&r, "4k3/4p3/8/8/8/8/8/R3K3 w - x 0 1");
         let two = game(&r, "4k3/4p3/3p4/8/8/8/8/R3K3 w - x 0 1");
         let gap = one.evaluate(Seat(0)) - two.evaluate(Seat(0));
-        assert!(gap > PAWN, "one pawn fewer for black is worth more than a pawn: {gap}");
+        assert!(
+            gap > PAWN,
+            "one pawn fewer for black is worth more than a pawn: {gap}"
+        );
     }
 
     #[test]
@@ -862,8 +1003,8 @@ mod tests {
         let g = ChessGame::new(&r);
         let mut all = [0; 4];
         g.evaluate_all(&mut all);
-        for s in 0..4 {
-            assert_eq!(all[s], g.evaluate(Seat(s as u8)));
+        for (s, &v) in all.iter().enumerate() {
+            assert_eq!(v, g.evaluate(Seat(s as u8)));
         }
         // The start is symmetric under rotation: every seat stands alike.
         let spread = all.iter().max().unwrap() - all.iter().min().unwrap();

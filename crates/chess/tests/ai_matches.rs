@@ -22,10 +22,16 @@ fn env_or(key: &str, default: &str) -> String {
 
 /// Plays the strongest level against `baseline` and checks A's score reaches `target`.
 fn strongest_against(ruleset: &str, baseline: &str, target: f64) {
-    let ai: PlayerSpec = env_or("LIBRO_MATCH_AI", "ai:8").parse().expect("player spec");
+    let ai: PlayerSpec = env_or("LIBRO_MATCH_AI", "ai:8")
+        .parse()
+        .expect("player spec");
     let b: PlayerSpec = baseline.parse().expect("player spec");
-    let games: u32 = env_or("LIBRO_MATCH_GAMES", "20").parse().expect("a number of games");
-    let threads: usize = env_or("LIBRO_MATCH_THREADS", "2").parse().expect("a number of threads");
+    let games: u32 = env_or("LIBRO_MATCH_GAMES", "20")
+        .parse()
+        .expect("a number of games");
+    let threads: usize = env_or("LIBRO_MATCH_THREADS", "2")
+        .parse()
+        .expect("a number of threads");
     let r = rules(ruleset, &[]);
     let config = MatchConfig {
         games,
@@ -41,7 +47,11 @@ fn strongest_against(ruleset: &str, baseline: &str, target: f64) {
     let reasons: Vec<String> = out
         .records
         .iter()
-        .map(|g| g.result.as_ref().map_or("cap".to_string(), |r| format!("{:?}", r.reason)))
+        .map(|g| {
+            g.result
+                .as_ref()
+                .map_or("cap".to_string(), |r| format!("{:?}", r.reason))
+        })
         .collect();
     println!(
         "{ruleset}: {ai} vs {b}: +{} ={} -{} score {:.3} ± {:.3} ({} games, {} plies, {} stopped, {:.0} s) ends {:?}",

@@ -103,7 +103,11 @@ fn strongest_against(baseline: &str, target: f64) {
         rep.score_margin,
         start.elapsed().as_secs_f64()
     );
-    assert!(rep.score >= target, "{ai} scored {:.3} against {b}", rep.score);
+    assert!(
+        rep.score >= target,
+        "{ai} scored {:.3} against {b}",
+        rep.score
+    );
 }
 
 #[test]
