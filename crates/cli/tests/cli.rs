@@ -178,7 +178,7 @@ fn moves_all_rolls_gives_a_probability() {
     let v = json_last_line(&out);
     let p = v["falla_probability"].as_f64().unwrap();
     // 5-5-5 alone is a falla (1/216), and not every roll is one.
-    assert!(p >= 1.0 / 216.0 && p < 1.0, "{p}");
+    assert!((1.0 / 216.0..1.0).contains(&p), "{p}");
     assert_eq!(
         stdout(&out).lines().count(),
         56 + 1,

@@ -105,11 +105,9 @@ where
     }
     let r = &outcome.report;
     println!(
-        "{} ({}) against {} ({}), {} games of {}",
+        "{} (A) against {} (B), {} games of {}",
         args.a,
-        "A",
         args.b,
-        "B",
         r.wins + r.draws + r.losses,
         rules.name()
     );
