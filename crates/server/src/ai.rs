@@ -1,13 +1,11 @@
-//! The AI seats: a move chosen for the seat to move by the AI crate's players, for every
-//! family that gives the search its knowledge ([`libro_core::Heuristic`]); a uniformly random
-//! legal move for a family that does not yet.
+//! The AI seats: a move chosen for the seat to move by the AI crate's players, through each
+//! family's game type and its [`libro_core::Heuristic`].
 
 use libro_ai::{Control, Player, PlayerSpec};
 use libro_catalog::DynGame;
 use libro_chess::ChessGame;
 use libro_core::Game;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use libro_tables::TablesGame;
 
 /// Chooses a move (in standard notation) for the seat to move with the player `spec`;
 /// `stream` varies the player's random choices from move to move. Runs on the blocking pool:
@@ -22,10 +20,11 @@ pub fn choose(game: &dyn DynGame, spec: &str, stream: u64) -> Result<String, Str
             .map_err(|e| e.to_string())?;
         return Ok(g.move_text(choice.mv));
     }
-    let legal = game.legal_moves();
-    if legal.is_empty() {
-        return Err("no legal move to choose from".into());
+    if let Some(g) = game.as_any().downcast_ref::<TablesGame>() {
+        let choice = Player::with_stream(spec, stream)
+            .choose(g, &Control::default())
+            .map_err(|e| e.to_string())?;
+        return Ok(g.move_text(choice.mv));
     }
-    let mut rng = StdRng::seed_from_u64(stream);
-    Ok(legal[rng.gen_range(0..legal.len())].clone())
+    Err("this game's family has no AI".into())
 }

@@ -595,3 +595,39 @@ async fn other_games_are_answered_while_an_ai_is_thinking() {
     );
     assert_eq!(s["now"]["ply"], 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ai_seats_play_fallas_with_the_dice_the_server_rolls() {
+    let srv = start().await;
+    let (id, _) = create(
+        srv.addr,
+        json!({"ruleset": "fallas", "players": ["ai:1", "greedy"], "seed": 3}),
+    )
+    .await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let s = state(srv.addr, &id).await;
+        let history = s["history"].as_array().unwrap();
+        let moved = |seat: u64| {
+            history
+                .iter()
+                .any(|e| e["kind"] == "move" && e["seat"] == seat)
+        };
+        if (moved(0) && moved(1)) || !s["now"]["result"].is_null() {
+            // Every move follows a roll of its mover's dice.
+            for (i, e) in history
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e["kind"] == "move")
+            {
+                assert_eq!(history[i - 1]["kind"], "roll", "event {i}: {e}");
+            }
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "both AI seats moved within a minute: {s}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
