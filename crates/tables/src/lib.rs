@@ -1,9 +1,17 @@
 //! The tables family of libro: Fallas and the Libro's other tables games, each a ruleset
-//! file (points, paths, setup, dice, hitting and the bar, bearing off, the falla).
+//! file (points, paths, setup, dice, hitting and the bar, bearing off, the falla; see
+//! [`TablesRules`]).
 //!
-//! A turn is a chance event (the dice) and then one move, a whole [`Play`]; the distinct
-//! plays of a roll are counted once per resulting position, as gnubg counts them. Positions
-//! are gnubg Position IDs with whose turn it is and the dice: `4P8DADDg/wMAMA:white:6-4-1`.
+//! Turns through the [`libro_core::Game`] interface: the opening roll-off is a chance event
+//! (one die each, equal dice roll again), then each turn a chance event (the dice: 56 rolls
+//! of three) and the seat's move, a whole [`Play`]. The distinct plays of a roll are counted
+//! once per resulting position, as gnubg counts them. A roll that cannot be played in full
+//! is a falla: the game is over right after that chance event ([`Ending::Falla`]), so a seat
+//! to move always has a play. Die by die, [`TurnBuilder`] builds a play for user interfaces.
+//!
+//! Positions are gnubg Position IDs with whose turn it is and the dice:
+//! `4P8DADDg/wMAMA:roll-off`, `…:white:roll`, `…:white:6-4-1`, `…:white:falla:5-5-5`,
+//! `…:white:bore-off`; the named seat is the ID's player on roll.
 
 mod analysis;
 mod board;

@@ -1,5 +1,25 @@
 //! Ruleset files of the tables family: what a file declares, how it is checked, and the
 //! loaded [`TablesRules`] every game of it shares.
+//!
+//! A file (`rulesets/fallas.toml` is the model) has, besides the common `family = "tables"`,
+//! `name`, `title` and `source`:
+//! - `seats`: the two players in seat order; `checkers`: each one's checkers (1–15).
+//! - `[board]` `points` (24: positions are gnubg Position IDs) and `home`: each player's
+//!   home table is its own points 1 to `home`.
+//! - `[paths]`: per seat, the board points (the first seat's numbering) it passes from its
+//!   own point 24 to its own 1, as ranges: `"24-1"`, `"1-24"`, `"1-12, 24-13"`.
+//! - `[setup]`: checkers on each player's own points at the start (`6 = 13`), the same for
+//!   both; `bar = n` starts checkers on the bar. Must place every checker.
+//! - `[dice]` `count` (1–3), `sides` (2–9), `falla`: true, a player who cannot play all its
+//!   dice loses at once; false, it plays as many as it can and loses the rest.
+//! - `[contact]` `hitting`: true, a lone opposing checker is hit to the bar and two or more
+//!   close a point; false, any opposing checker closes it. `enter_first`: a checker on the
+//!   bar must enter (on own point 25 − n) before any other moves.
+//! - `[options.NAME]` `value` and `source`: the switchable rules (today `bear_off =
+//!   standard | exact`), which `--option NAME=VALUE` overrides.
+//!
+//! Unknown keys, values out of range and setups that do not fit are refused with the file,
+//! the line and the reason.
 
 use crate::board::Board;
 use crate::dice::{all_rolls, Dice, MAX_DICE, MAX_SIDES};
