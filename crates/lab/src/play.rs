@@ -130,14 +130,17 @@ pub fn random_mover<G: Game>(
 }
 
 /// Plays one game from `seed` to its end or to `max_plies`.
+/// The first `opening_moves` decisions are random, drawn from a stream of `seed`.
 pub fn play_one<R: Ruleset>(
     rules: &Arc<R>,
     movers: &mut [Box<dyn Mover<R::Game>>],
     seed: u64,
     max_plies: u32,
+    opening_moves: u32,
     ledger: fn(&R::Game) -> Option<Ledger>,
 ) -> (R::Game, GameRow) {
     let mut game = rules.new_game(seed);
+    let mut opening = RandomMover::new(mix(seed ^ 0x6f70_656e));
     let mut moves = <R::Game as Game>::MoveList::default();
     let (mut decisions, mut legal) = (0u32, 0u64);
     let mut stuck = false;
@@ -157,7 +160,11 @@ pub fn play_one<R: Ruleset>(
                 decisions += 1;
                 legal += moves.len() as u64;
                 let n = movers.len();
-                let mv = movers[seat.index() % n].choose(&game, moves.as_slice());
+                let mv = if decisions <= opening_moves {
+                    opening.choose(&game, moves.as_slice())
+                } else {
+                    movers[seat.index() % n].choose(&game, moves.as_slice())
+                };
                 game.play(mv);
             }
         }
@@ -301,8 +308,14 @@ pub fn run<R: Ruleset>(
                     .map(|(s, spec)| movers(s, spec, mix(seed ^ mix(s as u64 + 1))))
                     .collect::<Result<Vec<_>, _>>()
                     .map(|mut m| {
-                        let (_, mut row) =
-                            play_one(&rules[r], &mut m, seed, study.max_plies, ledger);
+                        let (_, mut row) = play_one(
+                            &rules[r],
+                            &mut m,
+                            seed,
+                            study.max_plies,
+                            study.opening_moves,
+                            ledger,
+                        );
                         row.reading = key.clone();
                         row.index = index;
                         row

@@ -27,6 +27,10 @@ pub struct Study {
     pub seed: u64,
     /// A game still running at this many plies is stopped and counted as a move-limit draw.
     pub max_plies: u32,
+    /// Moves played at random at the start of every game, from the game's seed, so that
+    /// deterministic players (the search from level 4) do not play one game over and over.
+    #[serde(default)]
+    pub opening_moves: u32,
 }
 
 /// One combination of the varied options' values: a reading of the rules.
@@ -238,6 +242,7 @@ mod tests {
             games: 10,
             seed: 1,
             max_plies: 1000,
+            opening_moves: 0,
         }
     }
 

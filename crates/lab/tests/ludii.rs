@@ -53,6 +53,7 @@ fn report(ruleset: &str, games: u32) -> Report {
         games,
         seed: 2026,
         max_plies: 100_000,
+        opening_moves: 0,
     })
     .unwrap();
     let mut rows = Vec::new();

@@ -226,3 +226,28 @@ fn players_that_need_a_heuristic_are_refused_by_random_only_families() {
     let done: HashSet<_> = rows.iter().map(|r| r.index).collect();
     assert_eq!(done.len(), 10);
 }
+
+#[test]
+fn random_openings_vary_the_games_of_deterministic_players() {
+    // Perfect play from a pile of 5: the first seat takes 1, leaving 4 (a lost pile for the
+    // seat to move: every reply leaves 1 to 3 counters, which it takes). So ai:5 wins every
+    // game as the first seat, the same game each time.
+    let s = libro_lab::Study {
+        players: vec!["ai:5".into()],
+        ..study("5", 60, 1)
+    };
+    let rows = play(&s, &plan(2));
+    assert!(
+        rows.iter().all(|r| r.winner == Some(0) && r.plies == 3),
+        "{rows:?}"
+    );
+    // With the first move random, it takes 1 (then wins) a third of the time; taking 2 or 3
+    // leaves 3 or 2, which the second seat takes at once.
+    let s = libro_lab::Study {
+        opening_moves: 1,
+        ..s
+    };
+    let report = Report::new(&s, &play(&s, &plan(2)));
+    let score = report.readings[0].seats[0].score;
+    assert!(score.low < 1.0 / 3.0 && 1.0 / 3.0 < score.high, "{score:?}");
+}

@@ -38,6 +38,10 @@ pub struct Args {
     /// Stop a game at this many plies and count it as a move-limit draw.
     #[arg(long, default_value_t = 10_000)]
     max_plies: u32,
+    /// Random moves opening every game (from the game's seed), so that deterministic
+    /// players (ai:4 and up) do not repeat one game.
+    #[arg(long, default_value_t = 0)]
+    opening_moves: u32,
     /// Results file (JSON lines), appended as games finish and continued if it exists
     /// (default: evaluate-RULESET-seedS.jsonl).
     #[arg(long, value_name = "FILE")]
@@ -107,6 +111,7 @@ fn play(args: &Args) -> anyhow::Result<(Study, Vec<libro_lab::GameRow>)> {
         games: args.games,
         seed: args.seed,
         max_plies: args.max_plies,
+        opening_moves: args.opening_moves,
     })?;
     let path = args.results.clone().unwrap_or_else(|| {
         let stem = std::path::Path::new(&ruleset)

@@ -147,6 +147,7 @@ pub fn study(piles: &str, games: u32, seed: u64) -> Study {
         games,
         seed,
         max_plies: 1000,
+        opening_moves: 0,
     }
 }
 
