@@ -176,11 +176,26 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| HubError::Internal(e.to_string()))
 }
 
+/// Runs a short blocking call (a database write): in place on a multi-threaded runtime,
+/// which hands this worker's other tasks to another thread instead of moving the call to the
+/// blocking pool and back; on the blocking pool otherwise.
+async fn store_call<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, HubError> {
+    if tokio::runtime::Handle::current().runtime_flavor()
+        == tokio::runtime::RuntimeFlavor::MultiThread
+    {
+        Ok(tokio::task::block_in_place(f))
+    } else {
+        blocking(f).await
+    }
+}
+
 impl Hub {
     /// Loads every stored game, replaying its events, and restarts the AI where it is to move.
     pub async fn open(store: Arc<dyn Store>) -> Result<Arc<Hub>, HubError> {
         let st = store.clone();
-        let stored = blocking(move || st.load_all()).await??;
+        let stored = store_call(move || st.load_all()).await??;
         let hub = Arc::new(Hub {
             store,
             games: RwLock::new(HashMap::new()),
@@ -317,7 +332,7 @@ impl Hub {
                 tokens.clone(),
                 canonical.clone(),
             );
-            blocking(move || -> Result<(), StoreError> {
+            store_call(move || -> Result<(), StoreError> {
                 store.create_game(&id, &setup, &tokens, created)?;
                 for (i, ev) in events.iter().enumerate() {
                     store.append_event(&id, i as u32, ev)?;
@@ -396,7 +411,7 @@ impl Hub {
             ev.clone(),
         );
         let over = next.turn() == Turn::Over;
-        blocking(move || -> Result<(), StoreError> {
+        store_call(move || -> Result<(), StoreError> {
             store.append_event(&id, index, &stored)?;
             if over {
                 store.set_status(&id, "over")?;

@@ -6,7 +6,7 @@
 //! each event before it tells anyone about it, and on start replays every game from them.
 
 use crate::record::{Event, Setup};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -123,24 +123,21 @@ impl Store for SqliteStore {
 
     fn append_event(&self, id: &str, index: u32, event: &Event) -> Result<(), StoreError> {
         let conn = self.lock();
-        let taken: Option<i64> = conn
-            .query_row(
-                "SELECT 1 FROM events WHERE game = ?1 AND idx = ?2",
-                params![id, index],
-                |r| r.get(0),
-            )
-            .optional()?;
-        if taken.is_some() {
-            return Err(StoreError::Conflict {
-                game: id.to_string(),
-                index,
-            });
+        let mut stmt =
+            conn.prepare_cached("INSERT INTO events (game, idx, event) VALUES (?1, ?2, ?3)")?;
+        match stmt.execute(params![id, index, json(event)]) {
+            Ok(_) => Ok(()),
+            // The (game, idx) key is taken: another writer got there first.
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+            {
+                Err(StoreError::Conflict {
+                    game: id.to_string(),
+                    index,
+                })
+            }
+            Err(e) => Err(e.into()),
         }
-        conn.execute(
-            "INSERT INTO events (game, idx, event) VALUES (?1, ?2, ?3)",
-            params![id, index, json(event)],
-        )?;
-        Ok(())
     }
 
     fn set_status(&self, id: &str, status: &str) -> Result<(), StoreError> {
