@@ -245,4 +245,27 @@ mod tests {
             Err(IdError::Key(..))
         ));
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_board_reads_back_from_its_id(
+            spots in proptest::collection::vec((0usize..2, 1u8..=25), 0..=30),
+            on_roll in 0usize..2,
+        ) {
+            // Up to 15 checkers a side on points 1-24 or the bar; the rest borne off.
+            let mut counts = [[0u8; 26]; 2];
+            for (seat, point) in spots {
+                if counts[seat][1..].iter().sum::<u8>() < 15 {
+                    counts[seat][usize::from(point)] += 1;
+                }
+            }
+            for c in counts.iter_mut() {
+                c[0] = 15 - c[1..].iter().sum::<u8>();
+            }
+            let board = Board::from_counts(counts);
+            let id = board.gnubg_id(on_roll);
+            proptest::prop_assert_eq!(id.len(), 14);
+            proptest::prop_assert_eq!(Board::from_gnubg_id(&id, on_roll, 15).unwrap(), board);
+        }
+    }
 }

@@ -127,78 +127,15 @@ impl TablesGame {
         rules: Arc<TablesRules>,
         board: Board,
         phase: Phase,
-    ) -> Result<TablesGame, String> {
-        for p in 1..=24u8 {
-            let q = rules.cross[0][usize::from(p)];
-            if board.count(0, p) > 0 && board.count(1, q) > 0 {
-                return Err(format!(
-                    "both players have checkers on board point {} ({}'s point {p}, {}'s point {q})",
-                    rules.board_point(0, p),
-                    rules.seat_name(0),
-                    rules.seat_name(1)
-                ));
-            }
+    ) -> Result<TablesGame, PositionError> {
+        let game = TablesGame::with(rules, board, phase, 0);
+        match check_parts(&game.rules, &board, phase) {
+            Ok(()) => Ok(game),
+            Err(reason) => Err(PositionError::Inconsistent {
+                text: game.to_string(),
+                reason,
+            }),
         }
-        let (count, sides) = rules.dice();
-        let name = |s: Seat| rules.seat_name(s.index()).to_string();
-        let all_off = |s: usize| board.in_play(s) == 0;
-        match phase {
-            Phase::RollOff => {
-                if board != rules.start {
-                    return Err("the roll-off happens only at the start position".into());
-                }
-            }
-            Phase::Roll(_) | Phase::Move(..) if all_off(0) || all_off(1) => {
-                let s = if all_off(0) { 0 } else { 1 };
-                return Err(format!(
-                    "{} has borne off every checker, so the game is over, written `ID:{}:bore-off`",
-                    rules.seat_name(s),
-                    rules.seat_name(s)
-                ));
-            }
-            Phase::Roll(_) => {}
-            Phase::Move(s, d) => {
-                d.check(count, sides).map_err(|e| e.to_string())?;
-                if rules.falla && !can_play_all(&rules, &board, s.index(), d) {
-                    return Err(format!(
-                        "{} cannot play {d} here: that roll is a falla, written `ID:{}:falla:{d}`",
-                        name(s),
-                        name(s)
-                    ));
-                }
-            }
-            Phase::Over(Ending::Falla { loser, dice }) => {
-                dice.check(count, sides).map_err(|e| e.to_string())?;
-                if !rules.falla {
-                    return Err("this ruleset has no falla".into());
-                }
-                if all_off(0) || all_off(1) {
-                    return Err(
-                        "a player has borne off every checker, so the game ended before this roll"
-                            .into(),
-                    );
-                }
-                if can_play_all(&rules, &board, loser.index(), dice) {
-                    return Err(format!(
-                        "{} can play {dice} here, so it is not a falla",
-                        name(loser)
-                    ));
-                }
-            }
-            Phase::Over(Ending::BoreOff { winner }) => {
-                if !all_off(winner.index()) {
-                    return Err(format!(
-                        "{} still has {} checkers to bear off",
-                        name(winner),
-                        board.in_play(winner.index())
-                    ));
-                }
-                if all_off(1 - winner.index()) {
-                    return Err("both players have borne off every checker".into());
-                }
-            }
-        }
-        Ok(TablesGame::with(rules, board, phase, 0))
     }
 
     /// Reads a position string (see [`TablesGame`]'s `Display`), or a bare gnubg Position ID
@@ -260,10 +197,11 @@ impl TablesGame {
             }
         };
         let board = Board::from_gnubg_id(id, seat.index(), rules.checkers)?;
-        TablesGame::from_parts(rules, board, phase).map_err(|reason| PositionError::Inconsistent {
+        check_parts(&rules, &board, phase).map_err(|reason| PositionError::Inconsistent {
             text: text.to_string(),
             reason,
-        })
+        })?;
+        Ok(TablesGame::with(rules, board, phase, 0))
     }
 
     /// The ruleset.
@@ -386,6 +324,80 @@ impl TablesGame {
         }
         self.board.counts_mut(seat)[usize::from(point)] = count;
     }
+}
+/// Why `board` with `phase` is not a position of `rules`, if it is not.
+fn check_parts(rules: &TablesRules, board: &Board, phase: Phase) -> Result<(), String> {
+    for p in 1..=24u8 {
+        let q = rules.cross[0][usize::from(p)];
+        if board.count(0, p) > 0 && board.count(1, q) > 0 {
+            return Err(format!(
+                "both players have checkers on board point {} ({}'s point {p}, {}'s point {q})",
+                rules.board_point(0, p),
+                rules.seat_name(0),
+                rules.seat_name(1)
+            ));
+        }
+    }
+    let (count, sides) = rules.dice();
+    let name = |s: Seat| rules.seat_name(s.index()).to_string();
+    let all_off = |s: usize| board.in_play(s) == 0;
+    match phase {
+        Phase::RollOff => {
+            if *board != rules.start {
+                return Err("the roll-off happens only at the start position".into());
+            }
+        }
+        Phase::Roll(_) | Phase::Move(..) if all_off(0) || all_off(1) => {
+            let s = if all_off(0) { 0 } else { 1 };
+            return Err(format!(
+                "{} has borne off every checker, so the game is over, written `ID:{}:bore-off`",
+                rules.seat_name(s),
+                rules.seat_name(s)
+            ));
+        }
+        Phase::Roll(_) => {}
+        Phase::Move(s, d) => {
+            d.check(count, sides).map_err(|e| e.to_string())?;
+            if rules.falla && !can_play_all(rules, board, s.index(), d) {
+                return Err(format!(
+                    "{} cannot play {d} here: that roll is a falla, written `ID:{}:falla:{d}`",
+                    name(s),
+                    name(s)
+                ));
+            }
+        }
+        Phase::Over(Ending::Falla { loser, dice }) => {
+            dice.check(count, sides).map_err(|e| e.to_string())?;
+            if !rules.falla {
+                return Err("this ruleset has no falla".into());
+            }
+            if all_off(0) || all_off(1) {
+                return Err(
+                    "a player has borne off every checker, so the game ended before this roll"
+                        .into(),
+                );
+            }
+            if can_play_all(rules, board, loser.index(), dice) {
+                return Err(format!(
+                    "{} can play {dice} here, so it is not a falla",
+                    name(loser)
+                ));
+            }
+        }
+        Phase::Over(Ending::BoreOff { winner }) => {
+            if !all_off(winner.index()) {
+                return Err(format!(
+                    "{} still has {} checkers to bear off",
+                    name(winner),
+                    board.in_play(winner.index())
+                ));
+            }
+            if all_off(1 - winner.index()) {
+                return Err("both players have borne off every checker".into());
+            }
+        }
+    }
+    Ok(())
 }
 
 impl fmt::Display for TablesGame {

@@ -273,4 +273,18 @@ mod tests {
             Err(NotationError::TooLong(_))
         ));
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_play_reads_back_from_its_text(
+            raw in proptest::collection::vec((1u8..=25, 0u8..25, proptest::bool::ANY), 0..=3),
+        ) {
+            let steps: Vec<Step> = raw
+                .into_iter()
+                .filter_map(|(from, to, hit)| Step::new(from, to.min(from - 1), hit && to > 0 && to < from))
+                .collect();
+            let play = Play::new(&steps).unwrap();
+            proptest::prop_assert_eq!(play.to_string().parse::<Play>().unwrap(), play);
+        }
+    }
 }

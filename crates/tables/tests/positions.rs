@@ -97,8 +97,9 @@ fn inconsistent_positions_are_refused_with_the_reason() {
     // there, so put white on its 24 and black on its 1 in a hand-made key.
     let clash =
         libro_tables::Board::from_counts([side(&[(24, 1), (6, 14)]), side(&[(1, 1), (6, 14)])]);
-    let e =
-        libro_tables::TablesGame::from_parts(rules.clone(), clash, Phase::Roll(WHITE)).unwrap_err();
+    let e = libro_tables::TablesGame::from_parts(rules.clone(), clash, Phase::Roll(WHITE))
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("both players have checkers on board point 24"),
         "{e}"
