@@ -211,3 +211,16 @@ fn rulesets_check_names_the_file_line_and_problem() {
         "expected line 1 in: {msg}"
     );
 }
+
+#[test]
+fn rulesets_name_explains_each_option_with_its_source() {
+    let out = libro(&["rulesets", "acedrex"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    // The four readings RULES.md names for Acedrex, each with its values and a source.
+    for option in ["fers_leap", "pawn_double_step", "promotion", "stalemate"] {
+        let line = text.lines().find(|l| l.trim_start().starts_with(option)).unwrap_or_else(|| panic!("{option} missing:\n{text}"));
+        assert!(line.contains('|'), "`{line}` lists no allowed values");
+    }
+    assert!(text.contains("seed 004") || text.contains("RULES.md"), "{text}");
+}

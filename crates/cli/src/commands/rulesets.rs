@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// Show this ruleset's rule options: value, allowed values, what each decides, its source.
+    name: Option<String>,
     /// Validate this ruleset file instead of listing: prints what is wrong and where.
     #[arg(long, value_name = "FILE")]
     check: Option<String>,
@@ -27,6 +29,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         };
     }
+    if let Some(name) = args.name {
+        return show(&name);
+    }
     let headers = libro_catalog::shipped();
     let width = headers.iter().map(|h| h.name.len()).max().unwrap_or(0);
     for h in headers {
@@ -37,6 +42,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "{:width$}  {:7} {} — {}",
                 h.name, h.family, h.title, h.source
             );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One ruleset's options, each explained with where its value comes from.
+fn show(name: &str) -> anyhow::Result<ExitCode> {
+    let rules = libro_catalog::load(name, &[])?;
+    println!("{name}: seats {}", rules.seat_names().join(", "));
+    match rules {
+        libro_catalog::AnyRuleset::Chess(r) => {
+            println!("{} — {}", r.title(), r.source());
+            for o in r.options() {
+                println!(
+                    "  {} = {}  ({})\n      {} [{}]",
+                    o.name, o.value, o.allowed, o.explanation, o.source
+                );
+            }
+        }
+        libro_catalog::AnyRuleset::Tables(r) => {
+            for o in r.options() {
+                println!(
+                    "  {} = {}  ({})\n      {} [{}]",
+                    o.name,
+                    o.value,
+                    o.allowed.join(" | "),
+                    o.explanation,
+                    o.source
+                );
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
