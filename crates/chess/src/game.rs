@@ -157,14 +157,19 @@ impl ChessGame {
         notation::write_san(&self.rules, &self.pos, &legal, mv)
     }
 
+    /// Perft from this position (see [`crate::perft`]).
+    pub fn perft(&self, depth: u32) -> u64 {
+        crate::perft(&self.rules, &self.pos, depth)
+    }
+
     /// Plays a move and reports what it did (captures, promotion, eliminations).
     pub fn play_move(&mut self, mv: Move) -> Effects {
-        let r = self.rules.clone();
         let us = self.pos.to_move;
-        let n = r.num_seats();
-        let record_pay = n > 2 && r.options.payments == Payments::Record;
+        let n = self.rules.num_seats();
+        let record_pay = n > 2 && self.rules.options.payments == Payments::Record;
         let checked_before = if record_pay { self.check_mask() } else { 0 };
-        let fx = self.pos.play(&r, mv);
+        let fx = self.pos.play(&self.rules, mv);
+        let r = &*self.rules;
         if n > 2 {
             if let Some(a) = mv.bet_amount() {
                 self.stakes[us as usize] = Some(u32::from(a));

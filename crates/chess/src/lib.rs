@@ -7,6 +7,59 @@
 //! move generation and [`perft`] work on. Two seats (Acedrex, Forçado, Short Assize,
 //! Shatranj) and four (Acedrex de los Cuatro Tiempos) use the same engine: each seat captures
 //! only its target seat's pieces and is checked only by the seats allowed to capture it.
+//!
+//! # The file format
+//!
+//! ```toml
+//! family = "chess"
+//! name = "acedrex"                      # lower case, digits, hyphens
+//! title = "Acedrex (Alfonso X, 1283)"
+//! source = "seed 004; RULES.md fills the gaps"   # one line
+//!
+//! [board]
+//! files = 8                             # only 8x8 today
+//! ranks = 8
+//!
+//! [[seats]]                             # in turn order
+//! name = "white"
+//! forward = "north"                     # where its pawns go (north south east west)
+//! # across = "east"                     # where its side pawns go (four seats)
+//! # letter = "w"                        # in four-seat position strings (default: initial)
+//!
+//! [pieces]                              # name in the game's own words = ...
+//! king = { letter = "K", betza = "K", royal = true }
+//! fil  = { letter = "A", betza = "A", cannot_capture = ["fil"] }
+//! pawn = { letter = "P", betza = "fmWfcF", promotes_to = "fers" }
+//! # "side pawn" = { ..., advance = "across" }
+//!
+//! [setup]                               # per seat: letter + square; a square named twice
+//! white = "Ke1 Pe3 Fe3 ..."             # holds both pieces (bottom first)
+//!
+//! [power]                               # Forçado's order (forced_capture = "priority")
+//! victims = ["rook", "knight", "fers", "fil", "pawn"]
+//! capturers = ["pawn", "fil", "fers", "knight", "rook", "king"]
+//!
+//! [rules]                               # every option says where it comes from
+//! fers_leap = { value = "straight-or-diagonal", from = "seed 004" }
+//! ```
+//!
+//! The options (see [`options::SPECS`], and [`ChessRules::options`] for a loaded ruleset's
+//! values and sources) apply by role: `fers_leap` adds first-move leaps to the piece named
+//! `fers`, `pawn_double_step` a first-move double step to the pieces that promote. Any option
+//! can be overridden when loading (`--option name=value`).
+//!
+//! # Notation
+//!
+//! Position strings and moves are described in [`notation`]. Moves print in coordinate form
+//! (`e2e4`, `Fe3d4` when the two pieces of a shared square could make the same move, `pass`,
+//! `bet84`) and are read in coordinate or SAN-like form (`Nf3`, `exd5`, `e8=F`, `d1d3+`);
+//! [`ChessGame::san`] writes the SAN-like form.
+//!
+//! # Ludii
+//!
+//! The `*-ludii` rulesets reproduce Ludii 1.3.12's encodings, and [`replay_ludii`] replays its
+//! recorded playouts move for move. Short Assize needs `stacking = "ludii"`, which reproduces
+//! a quirk of Ludii's stacking engine (see the `ludii_stacks` module).
 
 pub mod betza;
 mod eval;

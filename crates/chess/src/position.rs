@@ -511,6 +511,16 @@ impl Position {
 
     /// The pieces pinned to seat `us`'s king on `ksq` by riders of `attackers`.
     fn pinned(&self, r: &ChessRules, ksq: Square, own: Bitboard, attackers: u8) -> Bitboard {
+        let mut riders = 0u8;
+        let mut m = attackers;
+        while m != 0 {
+            let a = m.trailing_zeros() as usize;
+            m &= m - 1;
+            riders |= r.orth_riders[a] | r.diag_riders[a] | r.partial_riders[a];
+        }
+        if (self.types_bb(riders) & self.seats_bb(attackers)).is_empty() {
+            return Bitboard::EMPTY;
+        }
         let g = geometry();
         let mut snipers = Bitboard::EMPTY;
         let mut partial = Bitboard::EMPTY;
@@ -647,11 +657,38 @@ impl Position {
         let king = self.king_square(r, us);
         let mut evasion = Bitboard::FULL;
         let mut pinned = Bitboard::EMPTY;
+        // Where the king may go: tested square by square, or from one attack map of the
+        // attacking seats when they have few pieces for the squares to test.
+        let mut king_safe: Option<Bitboard> = None;
         if let Some(ksq) = king {
-            let checkers = self.attackers_to(r, ksq, occ, attackers);
+            let k = r.royal.expect("a king square implies a royal type");
+            let kcannot = r.pieces[k as usize].cannot_capture;
+            let kcapt = if kcannot == 0 {
+                capturable
+            } else {
+                capturable & !self.types_bb(kcannot)
+            };
+            let candidates = self.piece_targets(r, us, k, ksq, empty, kcapt);
+            let attacking = self.seats_bb(attackers);
+            let checkers = if candidates.any() && attacking.count() <= 3 * (candidates.count() + 1)
+            {
+                let occ_without_king = if self.stacked.contains(ksq) {
+                    occ
+                } else {
+                    occ.without(ksq)
+                };
+                let (checkers, danger) = self.attack_map(r, attackers, occ_without_king, ksq);
+                king_safe = Some(candidates & !danger);
+                checkers
+            } else {
+                self.attackers_to(r, ksq, occ, attackers)
+            };
             if checkers.any() {
                 if checkers.more_than_one() {
-                    self.king_moves(r, us, ksq, empty, capturable, attackers, sink);
+                    match king_safe {
+                        Some(safe) => sink.add(ksq, k, safe),
+                        None => self.king_moves(r, us, ksq, empty, capturable, attackers, sink),
+                    }
                     return;
                 }
                 let c = checkers.lsb();
@@ -688,8 +725,66 @@ impl Position {
             }
         }
         if let Some(ksq) = king {
-            self.king_moves(r, us, ksq, empty, capturable, attackers, sink);
+            match king_safe {
+                Some(safe) => sink.add(ksq, r.royal.expect("royal"), safe),
+                None => self.king_moves(r, us, ksq, empty, capturable, attackers, sink),
+            }
         }
+    }
+
+    /// One pass over the pieces of `seats`: the squares they attack (with blockers `occ`),
+    /// and which of them attack `target`.
+    fn attack_map(
+        &self,
+        r: &ChessRules,
+        seats: u8,
+        occ: Bitboard,
+        target: Square,
+    ) -> (Bitboard, Bitboard) {
+        let g = geometry();
+        let mut danger = Bitboard::EMPTY;
+        let mut hitting = Bitboard::EMPTY;
+        let mut m = seats;
+        while m != 0 {
+            let a = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let theirs = self.seat_bb[a as usize];
+            for t in 0..r.pieces.len() as u8 {
+                let tb = r.table(a, t);
+                if !tb.has_capture_leaps && tb.capture_dirs == 0 {
+                    continue;
+                }
+                for sq in self.type_bb[t as usize] & theirs {
+                    let mut att = tb.capture[sq.index()];
+                    if tb.capture_dirs != 0 {
+                        let mut slide = Bitboard::EMPTY;
+                        if tb.capture_dirs & 0x55 != 0 {
+                            slide |= rook_attacks(sq, occ);
+                        }
+                        if tb.capture_dirs & 0xAA != 0 {
+                            slide |= bishop_attacks(sq, occ);
+                        }
+                        if tb.capture_dirs & 0x55 != 0x55 && tb.capture_dirs & 0x55 != 0
+                            || tb.capture_dirs & 0xAA != 0xAA && tb.capture_dirs & 0xAA != 0
+                        {
+                            let mut rays = Bitboard::EMPTY;
+                            for d in 0..8 {
+                                if tb.capture_dirs >> d & 1 != 0 {
+                                    rays |= Bitboard(g.ray[d][sq.index()]);
+                                }
+                            }
+                            slide &= rays;
+                        }
+                        att |= slide;
+                    }
+                    danger |= att;
+                    if att.contains(target) {
+                        hitting = hitting.with(sq);
+                    }
+                }
+            }
+        }
+        (hitting, danger)
     }
 
     #[inline(always)]
@@ -737,7 +832,9 @@ impl Position {
             return;
         }
         self.generate(r, out);
-        crate::forced::filter(r, self, out);
+        if r.options.forced_capture != crate::options::ForcedCapture::None {
+            crate::forced::filter(r, self, out);
+        }
         if out.is_empty() && self.may_pass(r) {
             out.push(Move::PASS);
         }
