@@ -716,13 +716,17 @@ fn compare(study: &Study, samples: &[Samples], reports: &[ReadingReport]) -> (us
                 b_value: t.b_value,
                 p_value: t.p,
                 text: format!(
-                    "with {} {} {}{unit}, against {} with {}{context} (p = {:.2e})",
+                    "with {} {} {}{unit}, against {} with {}{context} ({})",
                     value(ra),
                     t.subject,
                     fig(&t.a_value),
                     fig(&t.b_value),
                     value(rb),
-                    t.p
+                    if t.p < 1e-4 {
+                        "p < 0.0001".to_string()
+                    } else {
+                        format!("p = {:.4}", t.p)
+                    }
                 ),
             }
         })
