@@ -266,19 +266,35 @@ impl Mover {
         sink: &mut S,
     ) -> bool {
         if depth == order.len() || self.all_off() {
-            return sink.complete(self, &steps[..depth]);
+            return sink.complete(self.key, &steps[..depth]);
         }
         let die = order[depth];
         let mut sources = self.sources();
         sources &= (2u32 << prev_from) - 1;
         let mut moved = false;
+        if depth + 1 == order.len() {
+            // The last die: each step ends a sequence, so only its key is worked out.
+            while sources != 0 {
+                let from = (31 - sources.leading_zeros()) as u8;
+                sources &= !(1 << from);
+                if let Some(to) = self.target(from, die) {
+                    moved = true;
+                    let hit = self.would_hit(to);
+                    steps[depth] = Step::raw(from, to, hit);
+                    if sink.complete(self.key_after(from, to, hit), &steps[..=depth]) {
+                        return true;
+                    }
+                }
+            }
+            return !moved && sink.dead_end(self.key, &steps[..depth]);
+        }
         while sources != 0 {
             let from = (31 - sources.leading_zeros()) as u8;
             sources &= !(1 << from);
             if let Some(to) = self.target(from, die) {
                 moved = true;
                 let hit = self.apply(from, to);
-                steps[depth] = Step::new(from, to, hit).expect("a generated step is well formed");
+                steps[depth] = Step::raw(from, to, hit);
                 let stop = self.search(order, depth + 1, from, steps, sink);
                 self.undo(from, to, hit);
                 if stop {
@@ -286,12 +302,25 @@ impl Mover {
                 }
             }
         }
-        !moved && sink.dead_end(self, &steps[..depth])
+        !moved && sink.dead_end(self.key, &steps[..depth])
+    }
+
+    /// The key after moving a checker from `from` to `to` (see [`Mover::apply`]).
+    #[inline]
+    fn key_after(&self, from: u8, to: u8, hit: bool) -> u128 {
+        let mut key = self.key.wrapping_sub(1 << (4 * (u32::from(from) - 1)));
+        if to != OFF {
+            key = key.wrapping_add(1 << (4 * (u32::from(to) - 1)));
+            if hit {
+                key = key.wrapping_add(1 << (HIT_SHIFT + u32::from(to) - 1));
+            }
+        }
+        key
     }
 
     /// Runs [`Mover::search`] for every distinct order of `dice`.
     fn search_all<S: Sink>(&mut self, dice: &[u8], sink: &mut S) -> bool {
-        let mut steps = [Step::new(1, 0, false).expect("1/off is a step"); MAX_DICE];
+        let mut steps = [Step::raw(1, 0, false); MAX_DICE];
         let orders = orders(dice);
         orders
             .iter()
@@ -345,7 +374,7 @@ impl Mover {
         let mut bits = rng.next_u64();
         let first = (bits % orders.len() as u64) as usize;
         bits /= 8;
-        let mut steps = [Step::new(1, 0, false).expect("1/off is a step"); MAX_DICE];
+        let mut steps = [Step::raw(1, 0, false); MAX_DICE];
         for k in 0..orders.len() {
             let order = &orders[(first + k) % orders.len()][..dice.len()];
             if let Some(len) = self.search_random(order, 0, BAR, &mut steps, &mut bits, rng) {
@@ -385,7 +414,7 @@ impl Mover {
             let from = ((i + turn) % 32) as u8;
             if let Some(to) = self.target(from, die) {
                 let hit = self.apply(from, to);
-                steps[depth] = Step::new(from, to, hit).expect("a generated step is well formed");
+                steps[depth] = Step::raw(from, to, hit);
                 let done = self.search_random(order, depth + 1, from, steps, bits, rng);
                 self.undo(from, to, hit);
                 if done.is_some() {
@@ -408,9 +437,9 @@ fn orders(dice: &[u8]) -> arrayvec::ArrayVec<[u8; MAX_DICE], 6> {
 /// What the search does with each sequence it finds.
 trait Sink {
     /// A sequence that used every die or bore off every checker. Returns true to stop.
-    fn complete(&mut self, mover: &Mover, steps: &[Step]) -> bool;
+    fn complete(&mut self, key: u128, steps: &[Step]) -> bool;
     /// A sequence after which no die can be played. Returns true to stop.
-    fn dead_end(&mut self, _mover: &Mover, _steps: &[Step]) -> bool {
+    fn dead_end(&mut self, _key: u128, _steps: &[Step]) -> bool {
         false
     }
 }
@@ -419,7 +448,7 @@ trait Sink {
 struct Exists;
 
 impl Sink for Exists {
-    fn complete(&mut self, _: &Mover, _: &[Step]) -> bool {
+    fn complete(&mut self, _: u128, _: &[Step]) -> bool {
         true
     }
 }
@@ -431,17 +460,12 @@ struct Reach {
 }
 
 impl Sink for Reach {
-    fn complete(&mut self, mover: &Mover, steps: &[Step]) -> bool {
-        let left = if mover.all_off() {
-            0
-        } else {
-            self.n - steps.len()
-        };
-        self.out.push((mover.key, left));
+    fn complete(&mut self, key: u128, _: &[Step]) -> bool {
+        self.out.push((key, 0));
         false
     }
-    fn dead_end(&mut self, mover: &Mover, steps: &[Step]) -> bool {
-        self.out.push((mover.key, self.n - steps.len()));
+    fn dead_end(&mut self, key: u128, steps: &[Step]) -> bool {
+        self.out.push((key, self.n - steps.len()));
         false
     }
 }
@@ -457,7 +481,7 @@ struct Collect<'a, B: MoveBuffer<Play>> {
 }
 
 impl<B: MoveBuffer<Play>> Collect<'_, B> {
-    fn offer(&mut self, mover: &Mover, steps: &[Step], used: usize) {
+    fn offer(&mut self, key: u128, steps: &[Step], used: usize) {
         if used < self.best {
             return;
         }
@@ -466,7 +490,7 @@ impl<B: MoveBuffer<Play>> Collect<'_, B> {
             self.out.clear();
             self.seen.clear();
         }
-        if self.seen.insert(mover.key) {
+        if self.seen.insert(key) {
             self.out
                 .push(Play::new(steps).expect("at most three steps"));
         }
@@ -474,13 +498,13 @@ impl<B: MoveBuffer<Play>> Collect<'_, B> {
 }
 
 impl<B: MoveBuffer<Play>> Sink for Collect<'_, B> {
-    fn complete(&mut self, mover: &Mover, steps: &[Step]) -> bool {
-        self.offer(mover, steps, self.n);
+    fn complete(&mut self, key: u128, steps: &[Step]) -> bool {
+        self.offer(key, steps, self.n);
         false
     }
-    fn dead_end(&mut self, mover: &Mover, steps: &[Step]) -> bool {
+    fn dead_end(&mut self, key: u128, steps: &[Step]) -> bool {
         if !self.all_dice {
-            self.offer(mover, steps, steps.len());
+            self.offer(key, steps, steps.len());
         }
         false
     }
@@ -633,11 +657,11 @@ struct MostDice {
 }
 
 impl Sink for MostDice {
-    fn complete(&mut self, _: &Mover, _: &[Step]) -> bool {
+    fn complete(&mut self, _: u128, _: &[Step]) -> bool {
         self.best = self.n;
         true
     }
-    fn dead_end(&mut self, _: &Mover, steps: &[Step]) -> bool {
+    fn dead_end(&mut self, _: u128, steps: &[Step]) -> bool {
         self.best = self.best.max(steps.len());
         false
     }
@@ -653,15 +677,15 @@ struct Find {
 }
 
 impl Sink for Find {
-    fn complete(&mut self, mover: &Mover, steps: &[Step]) -> bool {
-        if self.want == self.n && mover.key == self.key {
+    fn complete(&mut self, key: u128, steps: &[Step]) -> bool {
+        if self.want == self.n && key == self.key {
             self.found = Play::new(steps);
             return true;
         }
         false
     }
-    fn dead_end(&mut self, mover: &Mover, steps: &[Step]) -> bool {
-        if !self.all_dice && steps.len() == self.want && mover.key == self.key {
+    fn dead_end(&mut self, key: u128, steps: &[Step]) -> bool {
+        if !self.all_dice && steps.len() == self.want && key == self.key {
             self.found = Play::new(steps);
             return true;
         }

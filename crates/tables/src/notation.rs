@@ -35,6 +35,12 @@ impl Step {
             .then_some(Step { from, to, hit })
     }
 
+    /// A step the move generator has already checked.
+    #[inline]
+    pub(crate) const fn raw(from: u8, to: u8, hit: bool) -> Step {
+        Step { from, to, hit }
+    }
+
     /// Where the checker starts: 1–24, or [`BAR`].
     #[inline]
     pub fn from(self) -> u8 {
