@@ -4,7 +4,7 @@
 
 use crate::board::Board;
 use crate::dice::{Dice, MAX_DICE};
-use crate::game::{Phase, TablesGame};
+use crate::game::{Ending, Phase, TablesGame};
 use crate::movegen::{find_play, Mover};
 use crate::notation::{NotationError, Play, Step, BAR, OFF};
 use crate::rules::TablesRules;
@@ -39,7 +39,18 @@ fn not_to_move(game: &TablesGame) -> MoveError {
     MoveError::NotToMove(match game.phase() {
         Phase::RollOff => "the opening roll-off is pending".into(),
         Phase::Roll(s) => format!("{} is to roll", rules.seat_name(s.index())),
-        Phase::Over(e) => format!("the game is over ({e:?})"),
+        Phase::Over(Ending::Falla { loser, dice }) => {
+            format!(
+                "the game is over: {} could not play {dice} (falla)",
+                rules.seat_name(loser.index())
+            )
+        }
+        Phase::Over(Ending::BoreOff { winner }) => {
+            format!(
+                "the game is over: {} bore off its last checker",
+                rules.seat_name(winner.index())
+            )
+        }
         Phase::Move(..) => unreachable!("a seat is to move"),
     })
 }

@@ -74,6 +74,14 @@ fn start_roll_five_five_five_is_a_falla() {
     assert_eq!(result.reason, EndReason::Falla);
     assert_eq!(result.winner(), Some(BLACK));
     assert_eq!(game.to_string(), "4P8DADDg/wMAMA:white:falla:5-5-5");
+    let e = game
+        .parse_move("24/19 24/19 19/14")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("the game is over: white could not play 5-5-5 (falla)"),
+        "{e}"
+    );
     // With a 6 first the same 5s become playable: 24/18, then 18/13 and 13/8 (one play).
     let game = to_move(&rules, START, START, WHITE, "6-5-5");
     assert_eq!(plays(&game), ["24/18 18/13 13/8"]);
