@@ -62,16 +62,17 @@ fn parse_args() -> Opts {
     o
 }
 
-async fn post(host: &str, path: &str, body: &Value) -> Value {
-    let mut s = TcpStream::connect(host).await.expect("connect");
+/// A JSON POST; `None` if the server cannot be reached or answers nonsense.
+async fn post(host: &str, path: &str, body: &Value) -> Option<Value> {
+    let mut s = TcpStream::connect(host).await.ok()?;
     let body = body.to_string();
     let req = format!("POST {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len());
-    s.write_all(req.as_bytes()).await.unwrap();
+    s.write_all(req.as_bytes()).await.ok()?;
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw).await.unwrap();
+    s.read_to_end(&mut raw).await.ok()?;
     let text = String::from_utf8_lossy(&raw);
-    let (_, rest) = text.split_once("\r\n\r\n").expect("an HTTP response");
-    serde_json::from_str(rest).expect("a JSON answer")
+    let (_, rest) = text.split_once("\r\n\r\n")?;
+    serde_json::from_str(rest).ok()
 }
 
 async fn next_json(ws: &mut Ws) -> Option<Value> {
@@ -99,7 +100,7 @@ async fn open_game(host: &str, ruleset: &str, seed: u64) -> Option<(Vec<Ws>, Vec
         "/api/games",
         &json!({"ruleset": ruleset, "players": ["human", "human"], "seed": seed}),
     )
-    .await;
+    .await?;
     let id = created["id"].as_str()?.to_string();
     let mut sockets = Vec::new();
     let mut legal: Vec<String> = Vec::new();
