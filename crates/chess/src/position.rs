@@ -125,6 +125,41 @@ pub struct Elimination {
     pub mated: bool,
 }
 
+/// `NEIGHBOURS.0[n][active][s]`: the next active seat after `s` among `n` seats; `.1` the
+/// previous one (`s` itself when it is alone).
+#[allow(clippy::type_complexity)]
+static NEIGHBOURS: ([[[u8; 4]; 16]; 5], [[[u8; 4]; 16]; 5]) = {
+    let mut next = [[[0u8; 4]; 16]; 5];
+    let mut prev = [[[0u8; 4]; 16]; 5];
+    let mut n = 1;
+    while n <= 4 {
+        let mut active = 0;
+        while active < 16 {
+            let mut s = 0;
+            while s < 4 {
+                next[n][active][s] = s as u8;
+                prev[n][active][s] = s as u8;
+                let mut i = n;
+                while i >= 1 {
+                    let c = (s + i) % n;
+                    if active >> c & 1 != 0 && c != s {
+                        next[n][active][s] = c as u8;
+                    }
+                    let p = (s + n * 2 - i) % n;
+                    if active >> p & 1 != 0 && p != s {
+                        prev[n][active][s] = p as u8;
+                    }
+                    i -= 1;
+                }
+                s += 1;
+            }
+            active += 1;
+        }
+        n += 1;
+    }
+    (next, prev)
+};
+
 /// A position of a chess-family game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -351,24 +386,12 @@ impl Position {
     /// The next active seat after `s` in turn order (`s` itself if it is the only one).
     #[inline]
     pub fn next_active(&self, n: usize, s: u8) -> u8 {
-        for i in 1..=n as u8 {
-            let c = (s + i) % n as u8;
-            if self.active >> c & 1 != 0 {
-                return c;
-            }
-        }
-        s
+        NEIGHBOURS.0[n][self.active as usize & 15][s as usize & 3]
     }
     /// The previous active seat before `s` in turn order.
     #[inline]
     fn prev_active(&self, n: usize, s: u8) -> u8 {
-        for i in 1..=n as u8 {
-            let c = (s + n as u8 * 2 - i) % n as u8;
-            if self.active >> c & 1 != 0 {
-                return c;
-            }
-        }
-        s
+        NEIGHBOURS.1[n][self.active as usize & 15][s as usize & 3]
     }
 
     /// The seats whose pieces seat `s` may capture (bit set).
@@ -435,12 +458,16 @@ impl Position {
         while m != 0 {
             let a = m.trailing_zeros() as u8;
             m &= m - 1;
+            let theirs = self.seat_bb[a as usize];
             let mut sacc = Bitboard::EMPTY;
             let mut lt = r.leaper_types[a as usize];
             while lt != 0 {
                 let t = lt.trailing_zeros() as u8;
                 lt &= lt - 1;
-                sacc |= self.type_bb[t as usize] & r.table(a, t).capture_rev[sq.index()];
+                let pieces = self.type_bb[t as usize] & theirs;
+                if pieces.any() {
+                    sacc |= pieces & r.table(a, t).capture_rev[sq.index()];
+                }
             }
             let orth = self.types_bb(r.orth_riders[a as usize]);
             if orth.any() {
@@ -454,7 +481,7 @@ impl Position {
             if partial != 0 {
                 sacc |= self.partial_rider_attackers(r, a, partial, sq, occ);
             }
-            acc |= sacc & self.seat_bb[a as usize];
+            acc |= sacc & theirs;
         }
         acc
     }
