@@ -219,8 +219,23 @@ fn rulesets_name_explains_each_option_with_its_source() {
     let text = stdout(&out);
     // The four readings RULES.md names for Acedrex, each with its values and a source.
     for option in ["fers_leap", "pawn_double_step", "promotion", "stalemate"] {
-        let line = text.lines().find(|l| l.trim_start().starts_with(option)).unwrap_or_else(|| panic!("{option} missing:\n{text}"));
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(option))
+            .unwrap_or_else(|| panic!("{option} missing:\n{text}"));
         assert!(line.contains('|'), "`{line}` lists no allowed values");
     }
-    assert!(text.contains("seed 004") || text.contains("RULES.md"), "{text}");
+    assert!(
+        text.contains("seed 004") || text.contains("RULES.md"),
+        "{text}"
+    );
+}
+
+#[test]
+fn four_player_perft_starts_after_the_bets_as_ludii_counts() {
+    // ../shared/reference/ludii/perft.md: 7, 49, 343, 2401 after the four bets.
+    for (depth, nodes) in [("1", 7), ("2", 49), ("3", 343), ("4", 2401)] {
+        let out = libro(&["perft", "cuatro-tiempos-ludii", depth, "--json"]);
+        assert_eq!(json_last_line(&out)["nodes"], nodes, "depth {depth}");
+    }
 }

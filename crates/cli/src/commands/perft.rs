@@ -39,7 +39,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut game = match &args.fen {
         Some(fen) => rules.parse_position(fen).context("reading --fen")?,
-        None => rules.new_game(0),
+        // The start, after the opening bets where the ruleset has them (Ludii's perft).
+        None => rules.perft_start(),
     };
     for text in args.moves.iter().flat_map(|m| m.split_whitespace()) {
         libro_core::play_text(&mut game, text)
