@@ -80,39 +80,64 @@ pub(crate) struct Mover {
     home: u8,
     exact: bool,
     enter_first: bool,
-    /// The opponent's checkers on each of the mover's points, for explanations.
-    opp: [u8; 25],
+    /// The opponent's counts on its own points, and where the mover's points are in its
+    /// numbering: for explanations only.
+    other: [u8; 26],
+    cross: [u8; 25],
+}
+
+/// Bit masks of the slots of `counts` holding a checker, and two or more: eight slots at a
+/// time, each byte's flag gathered into one bit (SWAR).
+#[inline]
+fn occupancy(counts: &[u8; 26]) -> (u32, u32) {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Bytes that are not zero: their high bit set.
+    let nonzero = |x: u64| ((x & LOW7).wrapping_add(LOW7) | x) & HIGH;
+    // The high bit of byte k moved to bit k.
+    let gather = |h: u64| ((h >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+    let mut any = 0u32;
+    let mut two = 0u32;
+    for (k, chunk) in counts.chunks(8).enumerate() {
+        let mut bytes = [0u8; 8];
+        bytes[..chunk.len()].copy_from_slice(chunk);
+        let x = u64::from_le_bytes(bytes);
+        any |= gather(nonzero(x)) << (8 * k);
+        two |= gather(nonzero(x & !0x0101_0101_0101_0101)) << (8 * k);
+    }
+    (any, two)
 }
 
 const HIT_SHIFT: u32 = 100;
 
+/// Bits of the points 1–24.
+const POINT_BITS: u32 = ((1 << 25) - 1) & !1;
+
 impl Mover {
     pub fn new(rules: &TablesRules, board: &Board, seat: usize) -> Mover {
         let me = *board.counts(seat);
-        let other = board.counts(1 - seat);
-        let cross = &rules.cross[seat];
-        let mut occ = 0u32;
-        for (p, &n) in me.iter().enumerate().skip(1) {
-            occ |= u32::from(n > 0) << p;
-        }
-        let closing = if rules.hitting { 2 } else { 1 };
-        let mut closed = 0u32;
-        let mut blots = 0u32;
-        let mut opp = [0u8; 25];
-        if rules.opposite {
-            // The usual board: the other side's own point 25 − p is this side's point p.
-            for (p, &n) in other[1..25].iter().rev().enumerate() {
-                opp[p + 1] = n;
+        let other = *board.counts(1 - seat);
+        let cross = rules.cross[seat];
+        let occ = occupancy(&me).0 & !1;
+        let (closed, blots) = if rules.opposite {
+            // The other side's own point q is this side's point 25 − q: reverse the bits.
+            let (any, two) = occupancy(&other);
+            let mirror = |m: u32| (m.reverse_bits() >> 6) & POINT_BITS;
+            if rules.hitting {
+                (mirror(two), mirror(any & !two))
+            } else {
+                (mirror(any), 0)
             }
         } else {
+            let closing = if rules.hitting { 2 } else { 1 };
+            let (mut closed, mut blots) = (0u32, 0u32);
             for p in 1..25 {
-                opp[p] = other[usize::from(cross[p])];
+                let n = other[usize::from(cross[p])];
+                closed |= u32::from(n >= closing) << p;
+                blots |= u32::from(rules.hitting && n == 1) << p;
             }
-        }
-        for (p, &n) in opp.iter().enumerate().skip(1) {
-            closed |= u32::from(n >= closing) << p;
-            blots |= u32::from(rules.hitting && n == 1) << p;
-        }
+            (closed, blots)
+        };
         let outside = ((1u32 << 26) - 1) & !((2u32 << rules.home) - 1);
         Mover {
             me,
@@ -125,7 +150,8 @@ impl Mover {
             home: rules.home,
             exact: rules.bear_off == BearOff::Exact,
             enter_first: rules.enter_first,
-            opp,
+            other,
+            cross,
         }
     }
 
@@ -175,7 +201,7 @@ impl Mover {
             Some(to) => Ok(to),
             None if from > die => Err(Illegal::Closed {
                 to: from - die,
-                count: self.opp[usize::from(from - die)],
+                count: self.other[usize::from(self.cross[usize::from(from - die)])],
             }),
             None if self.occ & self.outside != 0 => {
                 let outside = (usize::from(self.home) + 1..=usize::from(BAR))
@@ -701,6 +727,31 @@ pub fn can_play_all(rules: &TablesRules, board: &Board, seat: usize, dice: Dice)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn occupancy_masks_match_the_counts() {
+        let mut counts = [0u8; 26];
+        for (p, n) in [
+            (0, 3),
+            (1, 1),
+            (7, 2),
+            (8, 1),
+            (15, 15),
+            (16, 1),
+            (24, 2),
+            (25, 1),
+        ] {
+            counts[p] = n;
+        }
+        let (any, two) = occupancy(&counts);
+        let expect = |f: fn(u8) -> bool| {
+            (0..26)
+                .filter(|&p| f(counts[p]))
+                .fold(0u32, |m, p| m | 1 << p)
+        };
+        assert_eq!(any, expect(|n| n > 0));
+        assert_eq!(two, expect(|n| n >= 2));
+    }
 
     #[test]
     fn the_play_set_tells_new_keys_from_old() {
