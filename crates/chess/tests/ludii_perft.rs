@@ -84,8 +84,15 @@ fn cuatro_tiempos_ludii_after_the_bets() {
 fn cuatro_tiempos_ludii_betting_phase() {
     // perft.md: "Initial position is the Betting phase: depth-1 = 101 (Bet 0..100)".
     let text = reference("ludii/perft.md");
-    let after = text.split("depth-1 = ").nth(1).expect("the betting-phase line");
-    let expected: u64 = after.split_whitespace().next().and_then(|n| n.parse().ok()).expect("a count");
+    let after = text
+        .split("depth-1 = ")
+        .nth(1)
+        .expect("the betting-phase line");
+    let expected: u64 = after
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a count");
     let r = rules("cuatro-tiempos-ludii", &[]);
     let game = libro_core::Ruleset::new_game(&r, 0);
     assert_eq!(perft(&r, game.position(), 1), expected);
@@ -94,5 +101,8 @@ fn cuatro_tiempos_ludii_betting_phase() {
     for _ in 0..4 {
         libro_core::play_text(&mut g, "bet0").unwrap();
     }
-    assert_eq!(perft(&r, g.position(), 3), perft(&r, r.perft_start().position(), 3));
+    assert_eq!(
+        perft(&r, g.position(), 3),
+        perft(&r, r.perft_start().position(), 3)
+    );
 }

@@ -145,6 +145,57 @@ fn plays_a_full_game_against_itself_with_legal_moves() {
 }
 
 #[test]
+fn two_engine_processes_at_different_levels_play_a_full_game() {
+    // White is a libro at Skill Level 3, Black a second libro process at full strength,
+    // refereed here as a match runner would: each move is checked against the rules.
+    let rules = libro_catalog_rules("shatranj").unwrap();
+    let mut game = rules.new_game(0);
+    let mut engines = [Engine::start(), Engine::start()];
+    for (e, level) in engines.iter_mut().zip(["3", "8"]) {
+        e.send("uci");
+        e.until("uciok");
+        e.send("setoption name UCI_Variant value shatranj");
+        e.send(&format!("setoption name Skill Level value {level}"));
+        e.send("ucinewgame");
+        e.send("isready");
+        e.until("readyok");
+    }
+    let mut moves: Vec<String> = Vec::new();
+    while game.turn() != Turn::Over {
+        let e = &mut engines[moves.len() % 2];
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go nodes 3000");
+        let best = e
+            .until("bestmove")
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        let mv = game
+            .parse_move(&best)
+            .unwrap_or_else(|err| panic!("bestmove {best} is illegal after {moves:?}: {err}"));
+        game.play(mv);
+        moves.push(best);
+        assert!(
+            moves.len() <= 2000,
+            "shatranj's 70-move rule ends every game long before this"
+        );
+    }
+    let result = game.result().expect("a finished game has a result");
+    eprintln!(
+        "{} plies, {:?}: {}",
+        moves.len(),
+        result.reason,
+        moves.join(" ")
+    );
+    for e in engines {
+        e.quit();
+    }
+}
+
+#[test]
 fn stop_ends_an_infinite_search_with_a_bestmove() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e3");
