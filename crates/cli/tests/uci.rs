@@ -126,15 +126,7 @@ fn plays_a_full_game_against_itself_with_legal_moves() {
             lines.iter().any(|l| l.starts_with("info depth")),
             "{lines:?}"
         );
-        let mv = game
-            .parse_move(&best)
-            .unwrap_or_else(|err| panic!("bestmove {best} is illegal after {moves:?}: {err}"));
-        game.play(mv);
-        moves.push(best);
-        assert!(
-            moves.len() <= 2000,
-            "the game's draw rules end every game long before this"
-        );
+        referee(&mut game, &mut moves, best);
     }
     assert!(game.result().is_some());
     // Asking for a move in a finished game gets an answer, not a hang.
@@ -173,15 +165,7 @@ fn two_engine_processes_at_different_levels_play_a_full_game() {
             .nth(1)
             .unwrap()
             .to_string();
-        let mv = game
-            .parse_move(&best)
-            .unwrap_or_else(|err| panic!("bestmove {best} is illegal after {moves:?}: {err}"));
-        game.play(mv);
-        moves.push(best);
-        assert!(
-            moves.len() <= 2000,
-            "shatranj's 70-move rule ends every game long before this"
-        );
+        referee(&mut game, &mut moves, best);
     }
     let result = game.result().expect("a finished game has a result");
     eprintln!(
@@ -255,4 +239,17 @@ fn libro_catalog_rules(name: &str) -> Option<std::sync::Arc<libro_chess::ChessRu
     libro_chess::ChessRules::from_toml(&text, name, &[])
         .ok()
         .map(std::sync::Arc::new)
+}
+
+/// Plays an engine's `bestmove` in the referee's own game, failing if the rules refuse it.
+fn referee(game: &mut libro_chess::ChessGame, moves: &mut Vec<String>, best: String) {
+    let mv = game
+        .parse_move(&best)
+        .unwrap_or_else(|err| panic!("bestmove {best} is illegal after {moves:?}: {err}"));
+    game.play(mv);
+    moves.push(best);
+    assert!(
+        moves.len() <= 2000,
+        "the rulesets' draw rules end every game long before this"
+    );
 }
