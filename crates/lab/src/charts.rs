@@ -24,15 +24,22 @@ const PALETTE: [RGBColor; 10] = [
 
 type Drawn = Result<(), Box<dyn Error>>;
 
-/// Writes `outcomes.svg`, `end-reasons.svg` and `durations.svg` into `dir` (created if
-/// need be), returning their paths.
-pub fn write_charts(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, LabError> {
-    std::fs::create_dir_all(dir).map_err(|e| LabError::Io(dir.display().to_string(), e))?;
-    let outcomes = dir.join("outcomes.svg");
-    let reasons = dir.join("end-reasons.svg");
-    let durations = dir.join("durations.svg");
-    let fail =
-        |p: &Path, e: Box<dyn Error>| LabError::Chart(p.display().to_string(), e.to_string());
+/// One chart of a report as SVG text.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Chart {
+    /// The file stem it is written under (`outcomes`, `end-reasons`, `durations`).
+    pub name: &'static str,
+    /// What it shows.
+    pub title: &'static str,
+    /// The SVG document.
+    pub svg: String,
+}
+
+/// Draws the charts of `report` as SVG text: outcomes by reading, how games end by
+/// reading, and the distribution of game lengths (the one code path behind
+/// [`write_charts`] and the web app's Lab page).
+pub fn render_charts(report: &Report) -> Result<Vec<Chart>, LabError> {
+    let fail = |name: &str, e: Box<dyn Error>| LabError::Chart(name.to_string(), e.to_string());
     let mut segments: Vec<(String, Vec<f64>)> = report
         .seats
         .iter()
@@ -52,8 +59,9 @@ pub fn write_charts(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, LabErro
         "no single winner".into(),
         report.readings.iter().map(|r| r.draws.value).collect(),
     ));
-    stacked_bars(report, &outcomes, "Outcomes by reading", &segments)
-        .map_err(|e| fail(&outcomes, e))?;
+    let mut outcomes = String::new();
+    stacked_bars(report, &mut outcomes, "Outcomes by reading", &segments)
+        .map_err(|e| fail("outcomes", e))?;
     let segments: Vec<(String, Vec<f64>)> = report
         .all_reasons()
         .into_iter()
@@ -71,10 +79,43 @@ pub fn write_charts(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, LabErro
             (reason, shares)
         })
         .collect();
-    stacked_bars(report, &reasons, "How games end, by reading", &segments)
-        .map_err(|e| fail(&reasons, e))?;
-    histograms(report, &durations).map_err(|e| fail(&durations, e))?;
-    Ok(vec![outcomes, reasons, durations])
+    let mut reasons = String::new();
+    stacked_bars(report, &mut reasons, "How games end, by reading", &segments)
+        .map_err(|e| fail("end-reasons", e))?;
+    let mut durations = String::new();
+    histograms(report, &mut durations).map_err(|e| fail("durations", e))?;
+    Ok(vec![
+        Chart {
+            name: "outcomes",
+            title: "Outcomes by reading",
+            svg: outcomes,
+        },
+        Chart {
+            name: "end-reasons",
+            title: "How games end, by reading",
+            svg: reasons,
+        },
+        Chart {
+            name: "durations",
+            title: "Game length in plies",
+            svg: durations,
+        },
+    ])
+}
+
+/// Writes `outcomes.svg`, `end-reasons.svg` and `durations.svg` into `dir` (created if
+/// need be), returning their paths.
+pub fn write_charts(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, LabError> {
+    std::fs::create_dir_all(dir).map_err(|e| LabError::Io(dir.display().to_string(), e))?;
+    render_charts(report)?
+        .into_iter()
+        .map(|chart| {
+            let path = dir.join(format!("{}.svg", chart.name));
+            std::fs::write(&path, chart.svg)
+                .map_err(|e| LabError::Io(path.display().to_string(), e))?;
+            Ok(path)
+        })
+        .collect()
 }
 
 fn labels(report: &Report) -> Vec<String> {
@@ -88,14 +129,15 @@ fn labels(report: &Report) -> Vec<String> {
 /// One horizontal bar per reading, split into `segments` (shares summing to at most 1).
 fn stacked_bars(
     report: &Report,
-    path: &Path,
+    out: &mut String,
     title: &str,
     segments: &[(String, Vec<f64>)],
 ) -> Drawn {
     let names = labels(report);
     let n = names.len().max(1);
     let label_width = names.iter().map(|l| l.len()).max().unwrap_or(10) as u32 * 7 + 20;
-    let root = SVGBackend::new(path, (label_width + 700, 120 + 40 * n as u32)).into_drawing_area();
+    let root =
+        SVGBackend::with_string(out, (label_width + 700, 120 + 40 * n as u32)).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(
@@ -155,10 +197,10 @@ fn stacked_bars(
 }
 
 /// One histogram of game lengths per reading, stacked vertically on a common ply axis.
-fn histograms(report: &Report, path: &Path) -> Drawn {
+fn histograms(report: &Report, out: &mut String) -> Drawn {
     let names = labels(report);
     let n = names.len().max(1);
-    let root = SVGBackend::new(path, (900, 60 + 180 * n as u32)).into_drawing_area();
+    let root = SVGBackend::with_string(out, (900, 60 + 180 * n as u32)).into_drawing_area();
     root.fill(&WHITE)?;
     let root = root.titled(
         &format!(

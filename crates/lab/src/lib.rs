@@ -9,7 +9,8 @@
 //! [`merge`] joins across shards. A [`Report`] gives, per reading, each seat's score, the
 //! draws, decisiveness, end reasons, length and branching factor (and stakes in Cuatro
 //! Tiempos) with 95% intervals, and says in plain words where two readings differ
-//! significantly; it prints as a table, JSON, CSV and SVG charts ([`write_charts`]).
+//! significantly; it prints as a table, JSON, CSV and SVG charts ([`render_charts`],
+//! [`write_charts`]).
 
 mod charts;
 mod play;
@@ -18,7 +19,7 @@ mod results;
 pub mod stats;
 mod study;
 
-pub use charts::write_charts;
+pub use charts::{render_charts, write_charts, Chart};
 pub use play::{
     any_mover, chess_ledger, pending, play_one, random_mover, run, GameRow, Ledger, Mover,
     MoverFactory, RandomMover, RunPlan, RunStats,

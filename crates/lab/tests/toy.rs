@@ -203,6 +203,26 @@ fn charts_are_written() {
 }
 
 #[test]
+fn charts_as_text_are_the_charts_written() {
+    let s = study("4,5", 50, 2);
+    let report = Report::new(&s, &play(&s, &plan(2)));
+    let charts = libro_lab::render_charts(&report).unwrap();
+    let names: Vec<&str> = charts.iter().map(|c| c.name).collect();
+    assert_eq!(names, ["outcomes", "end-reasons", "durations"]);
+    let dir = temp("charts-text");
+    let files = libro_lab::write_charts(&report, &dir).unwrap();
+    for (chart, file) in charts.iter().zip(&files) {
+        assert!(chart.svg.starts_with("<svg") && chart.svg.contains("pile=5"));
+        assert_eq!(
+            std::fs::read_to_string(file).unwrap(),
+            chart.svg,
+            "{}",
+            file.display()
+        );
+    }
+}
+
+#[test]
 fn players_that_need_a_heuristic_are_refused_by_random_only_families() {
     let s = libro_lab::Study {
         players: vec!["greedy".into()],
