@@ -26,6 +26,10 @@ pub fn asset(name: &str) -> Option<Asset> {
             include_bytes!("../assets/game.js"),
             "text/javascript; charset=utf-8",
         ),
+        "lab.js" => (
+            include_bytes!("../assets/lab.js"),
+            "text/javascript; charset=utf-8",
+        ),
         "pieces.js" => (
             include_bytes!("../assets/pieces.js"),
             "text/javascript; charset=utf-8",
@@ -37,6 +41,8 @@ pub fn asset(name: &str) -> Option<Asset> {
 
 /// The lobby page.
 pub const LOBBY_HTML: &str = include_str!("../assets/lobby.html");
+/// The Lab page.
+pub const LAB_HTML: &str = include_str!("../assets/lab.html");
 /// The game page.
 pub const GAME_HTML: &str = include_str!("../assets/game.html");
 /// The rules of record (the project's RULES.md), which win over the seeds.

@@ -2,6 +2,7 @@
 
 use crate::assets;
 use crate::hub::{Hub, HubError};
+use crate::lab::{Lab, LabRunError, RunRequest};
 use crate::record::{Record, Setup};
 use crate::view;
 use axum::body::Bytes;
@@ -43,6 +44,20 @@ impl From<HubError> for ApiError {
     }
 }
 
+impl From<LabRunError> for ApiError {
+    fn from(e: LabRunError) -> Self {
+        let status = match &e {
+            LabRunError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            LabRunError::NoRun(_) => StatusCode::NOT_FOUND,
+            LabRunError::Busy(_) | LabRunError::AlreadyRunning(_) | LabRunError::NotRunning(_) => {
+                StatusCode::CONFLICT
+            }
+            LabRunError::Store(_) | LabRunError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        ApiError(status, e.to_string())
+    }
+}
+
 fn bad(msg: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, msg.into())
 }
@@ -66,6 +81,13 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/move", post(play_move))
         .route("/api/games/{id}/ws", get(socket))
         .route("/api/import", post(import))
+        .route("/lab", get(|| async { Html(assets::LAB_HTML) }))
+        .route("/api/lab/runs", get(lab_runs).post(lab_create))
+        .route("/api/lab/runs/{id}", get(lab_progress))
+        .route("/api/lab/runs/{id}/stop", post(lab_stop))
+        .route("/api/lab/runs/{id}/continue", post(lab_continue))
+        .route("/api/lab/runs/{id}/report", get(lab_report))
+        .route("/api/lab/runs/{id}/results", get(lab_results))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(hub)
 }
@@ -299,4 +321,96 @@ async fn live(hub: Arc<Hub>, id: String, token: String, mut socket: WebSocket) {
             }
         }
     }
+}
+
+/// Runs a Lab call (database reads and writes, a report over many games) on the blocking
+/// pool.
+async fn lab_call<T: Send + 'static>(
+    hub: &Arc<Hub>,
+    f: impl FnOnce(&Arc<Lab>) -> Result<T, LabRunError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let lab = hub.lab.clone();
+    tokio::task::spawn_blocking(move || f(&lab))
+        .await
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+        .map_err(ApiError::from)
+}
+
+async fn lab_runs(State(hub): State<Arc<Hub>>) -> Result<Json<Value>, ApiError> {
+    Ok(Json(lab_call(&hub, |lab| lab.list()).await?))
+}
+
+async fn lab_create(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>, ApiError> {
+    let req: RunRequest = parse_body(&body)?;
+    Ok(Json(
+        lab_call(&hub, move |lab| lab.create(req.study()?)).await?,
+    ))
+}
+
+async fn lab_progress(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let id = Lab::parse_id(&id)?;
+    Ok(Json(lab_call(&hub, move |lab| lab.progress(id)).await?))
+}
+
+async fn lab_stop(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let id = Lab::parse_id(&id)?;
+    Ok(Json(lab_call(&hub, move |lab| lab.stop(id)).await?))
+}
+
+/// Continuing a run, perhaps with more games per reading.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ContinueRequest {
+    #[serde(default)]
+    games: Option<u32>,
+}
+
+async fn lab_continue(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let id = Lab::parse_id(&id)?;
+    let req: ContinueRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        ContinueRequest::default()
+    } else {
+        parse_body(&body)?
+    };
+    Ok(Json(
+        lab_call(&hub, move |lab| lab.resume(id, req.games)).await?,
+    ))
+}
+
+async fn lab_report(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let id = Lab::parse_id(&id)?;
+    Ok(Json(lab_call(&hub, move |lab| lab.report(id)).await?))
+}
+
+/// The run as a results file of `libro evaluate`, to download.
+async fn lab_results(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let id = Lab::parse_id(&id)?;
+    let (name, text) = lab_call(&hub, move |lab| lab.results_file(id)).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/jsonl".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
 }

@@ -2,6 +2,7 @@
 //! everyone watching it. Every event is stored before it is applied and announced; AI moves
 //! are computed on the blocking pool so that no game waits for another's search.
 
+use crate::lab::Lab;
 use crate::record::{self, Event, Record, RecordError, Setup};
 use crate::store::{Store, StoreError};
 use crate::view;
@@ -153,10 +154,12 @@ fn now_secs() -> i64 {
         .unwrap_or(0)
 }
 
-/// Every game of the server.
+/// Every game of the server, and its Lab.
 pub struct Hub {
     store: Arc<dyn Store>,
     games: RwLock<HashMap<String, Arc<Mutex<LiveGame>>>>,
+    /// The Lab's studies, stored in the same database.
+    pub lab: Arc<Lab>,
 }
 
 /// A newly created game's links.
@@ -196,9 +199,12 @@ impl Hub {
     pub async fn open(store: Arc<dyn Store>) -> Result<Arc<Hub>, HubError> {
         let st = store.clone();
         let stored = store_call(move || st.load_all()).await??;
+        let st = store.clone();
+        let lab = store_call(move || Lab::open(st, Lab::default_threads())).await??;
         let hub = Arc::new(Hub {
             store,
             games: RwLock::new(HashMap::new()),
+            lab: Arc::new(lab),
         });
         let mut resume = Vec::new();
         for g in stored {

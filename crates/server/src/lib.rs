@@ -1,11 +1,13 @@
 //! libro's web app: a lobby to start games of every shipped ruleset with human and AI seats,
 //! a board for each family, live play over WebSocket, and every game stored (SQLite) so that
-//! it survives a restart and can be exported and imported as a record.
+//! it survives a restart and can be exported and imported as a record; and the Lab, which
+//! judges a ruleset's readings by self-play and stores each run's games as they finish.
 
 mod ai;
 mod assets;
 mod http;
 pub mod hub;
+pub mod lab;
 pub mod record;
 pub mod store;
 mod view;

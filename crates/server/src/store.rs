@@ -4,8 +4,13 @@
 //! A game is stored as its setup (ruleset, options, seed, stakes, players, seat tokens) and
 //! an append-only list of events (moves and dice rolls), numbered from 0. The server writes
 //! each event before it tells anyone about it, and on start replays every game from them.
+//!
+//! The Lab's studies are stored too: a run as its study (JSON) and status, and each
+//! finished game of it as one row keyed (run, reading, index), so a stopped or interrupted
+//! run continues with the games it lacks.
 
 use crate::record::{Event, Setup};
+use libro_lab::GameRow;
 use rusqlite::{params, Connection};
 use std::path::Path;
 use std::sync::Mutex;
@@ -19,6 +24,38 @@ pub enum StoreError {
     Corrupt { game: String, reason: String },
     #[error("event {index} of game {game} is already stored (a concurrent write?)")]
     Conflict { game: String, index: u32 },
+    #[error("stored data of lab run {run} is unreadable: {reason}")]
+    CorruptRun { run: i64, reason: String },
+    #[error("game {index} of reading `{reading}` of lab run {run} is already stored (a concurrent write?)")]
+    LabConflict {
+        run: i64,
+        reading: String,
+        index: u32,
+    },
+}
+
+/// A stored lab run as listed: its study as stored (JSON text, read with
+/// [`StoredRun::study`]), its status and how many games are stored.
+#[derive(Clone, Debug)]
+pub struct StoredRun {
+    pub id: i64,
+    pub study: String,
+    pub status: String,
+    /// Why it stopped or failed (empty otherwise).
+    pub message: String,
+    pub created: i64,
+    /// Finished games stored.
+    pub games: u64,
+}
+
+impl StoredRun {
+    /// The study, read from its JSON.
+    pub fn study(&self) -> Result<libro_lab::Study, StoreError> {
+        serde_json::from_str(&self.study).map_err(|e| StoreError::CorruptRun {
+            run: self.id,
+            reason: format!("study: {e}"),
+        })
+    }
 }
 
 /// A stored game as loaded at start-up.
@@ -50,6 +87,20 @@ pub trait Store: Send + Sync + 'static {
     fn set_status(&self, id: &str, status: &str) -> Result<(), StoreError>;
     /// Every stored game with its events, oldest first.
     fn load_all(&self) -> Result<Vec<StoredGame>, StoreError>;
+
+    /// Stores a new lab run of `study` (JSON) with status `status`; returns its number.
+    fn create_run(&self, study: &str, status: &str, created: i64) -> Result<i64, StoreError>;
+    /// Replaces a run's study (a run continued with more games per reading).
+    fn set_run_study(&self, run: i64, study: &str) -> Result<(), StoreError>;
+    /// Sets a run's status and the message saying why.
+    fn set_run_status(&self, run: i64, status: &str, message: &str) -> Result<(), StoreError>;
+    /// Stores finished games of a run, all or none; a game already stored is refused with
+    /// [`StoreError::LabConflict`].
+    fn append_run_games(&self, run: i64, rows: &[GameRow]) -> Result<(), StoreError>;
+    /// Every lab run, oldest first (`None`: the run of that number).
+    fn runs(&self, only: Option<i64>) -> Result<Vec<StoredRun>, StoreError>;
+    /// The stored games of a run, by reading and index.
+    fn run_games(&self, run: i64) -> Result<Vec<GameRow>, StoreError>;
 }
 
 /// The SQLite store: one database file in WAL mode.
@@ -88,6 +139,20 @@ impl SqliteStore {
                 idx INTEGER NOT NULL,
                 event TEXT NOT NULL,
                 PRIMARY KEY (game, idx)
+            );
+            CREATE TABLE IF NOT EXISTS lab_runs (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                study TEXT NOT NULL,
+                status TEXT NOT NULL,
+                message TEXT NOT NULL DEFAULT '',
+                created INTEGER NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS lab_games (
+                run INTEGER NOT NULL REFERENCES lab_runs(id),
+                reading TEXT NOT NULL,
+                idx INTEGER NOT NULL,
+                row TEXT NOT NULL,
+                PRIMARY KEY (run, reading, idx)
             );",
         )?;
         Ok(SqliteStore {
@@ -103,7 +168,7 @@ impl SqliteStore {
 }
 
 fn json<T: serde::Serialize>(v: &T) -> String {
-    serde_json::to_string(v).expect("setup, tokens and events serialise")
+    serde_json::to_string(v).expect("setups, tokens, events, studies and lab games serialise")
 }
 
 impl Store for SqliteStore {
@@ -200,6 +265,109 @@ impl Store for SqliteStore {
                 })?;
                 g.events.push(ev);
             }
+        }
+        Ok(games)
+    }
+
+    fn create_run(&self, study: &str, status: &str, created: i64) -> Result<i64, StoreError> {
+        let conn = self.lock();
+        conn.execute(
+            "INSERT INTO lab_runs (study, status, created) VALUES (?1, ?2, ?3)",
+            params![study, status, created],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    fn set_run_study(&self, run: i64, study: &str) -> Result<(), StoreError> {
+        self.lock().execute(
+            "UPDATE lab_runs SET study = ?2 WHERE id = ?1",
+            params![run, study],
+        )?;
+        Ok(())
+    }
+
+    fn set_run_status(&self, run: i64, status: &str, message: &str) -> Result<(), StoreError> {
+        self.lock().execute(
+            "UPDATE lab_runs SET status = ?2, message = ?3 WHERE id = ?1",
+            params![run, status, message],
+        )?;
+        Ok(())
+    }
+
+    fn append_run_games(&self, run: i64, rows: &[GameRow]) -> Result<(), StoreError> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        {
+            let mut stmt = tx.prepare_cached(
+                "INSERT INTO lab_games (run, reading, idx, row) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for row in rows {
+                match stmt.execute(params![run, row.reading, row.index, json(row)]) {
+                    Ok(_) => {}
+                    Err(rusqlite::Error::SqliteFailure(e, _))
+                        if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+                    {
+                        return Err(StoreError::LabConflict {
+                            run,
+                            reading: row.reading.clone(),
+                            index: row.index,
+                        })
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn runs(&self, only: Option<i64>) -> Result<Vec<StoredRun>, StoreError> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare(
+            "SELECT r.id, r.study, r.status, r.message, r.created,
+                    (SELECT COUNT(*) FROM lab_games g WHERE g.run = r.id)
+             FROM lab_runs r WHERE ?1 IS NULL OR r.id = ?1 ORDER BY r.id",
+        )?;
+        let rows = stmt.query_map(params![only], |r| {
+            Ok(StoredRun {
+                id: r.get(0)?,
+                study: r.get(1)?,
+                status: r.get(2)?,
+                message: r.get(3)?,
+                created: r.get(4)?,
+                games: r.get::<_, i64>(5)?.max(0) as u64,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn run_games(&self, run: i64) -> Result<Vec<GameRow>, StoreError> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare(
+            "SELECT reading, idx, row FROM lab_games WHERE run = ?1 ORDER BY reading, idx",
+        )?;
+        let rows = stmt.query_map(params![run], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?;
+        let mut games = Vec::new();
+        for row in rows {
+            let (reading, idx, text) = row?;
+            let corrupt = |reason: String| StoreError::CorruptRun {
+                run,
+                reason: format!("game {idx} of reading `{reading}`: {reason}"),
+            };
+            let game: GameRow = serde_json::from_str(&text).map_err(|e| corrupt(e.to_string()))?;
+            if game.reading != reading || i64::from(game.index) != idx {
+                return Err(corrupt(format!(
+                    "the row says game {} of reading `{}`",
+                    game.index, game.reading
+                )));
+            }
+            games.push(game);
         }
         Ok(games)
     }
