@@ -13,8 +13,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Studies played at once; a request to start another is refused until one ends.
-pub const MAX_RUNNING: usize = 1;
 /// The most games per reading a run may ask for.
 pub const MAX_GAMES: u32 = 100_000;
 /// The most games a run may ask for over all its readings.
@@ -37,7 +35,7 @@ pub enum LabRunError {
     BadRequest(String),
     #[error("no lab run {0}")]
     NoRun(String),
-    #[error("the server plays {MAX_RUNNING} study at a time and run {0} is playing; stop it or wait for it to finish")]
+    #[error("the server plays one study at a time and run {0} is playing: stop it or wait for it to finish")]
     Busy(i64),
     #[error("run {0} is already playing")]
     AlreadyRunning(i64),
