@@ -319,3 +319,34 @@ test("a game played to its end shows the result and its reason; records export a
   await page.waitForSelector(`#games-over a[href="${spectator}"]`);
   await page.close();
 });
+
+test("lab: a small study of two readings, its progress, report table and charts", async () => {
+  const page = await newPage();
+  await page.goto(`${BASE}/`);
+  await page.click("#lab-link");
+  await page.waitForSelector('#ruleset option[value="fallas"]', { state: "attached" });
+  await page.selectOption("#ruleset", "fallas");
+  await page.selectOption("#player-0", "random");
+  await page.selectOption("#player-1", "greedy");
+  // Compare the two ways to bear off: two readings of 12 games.
+  await page.check('[data-vary="bear_off"][value="standard"]');
+  await page.check('[data-vary="bear_off"][value="exact"]');
+  await page.fill("#games", "12");
+  await page.fill("#seed", "5");
+  assert.match(await page.textContent("#readings-count"), /2 readings × 12 games = 24 games/);
+  await page.click("#start");
+  await page.waitForSelector("#run:not([hidden])");
+  await page.waitForFunction(() => document.querySelector("#run-count").textContent.startsWith("24 / 24"), null, POLL);
+  await page.waitForSelector("#report-table tbody tr");
+  await page.waitForSelector("#charts figure[data-chart=outcomes] svg");
+  assert.equal(await page.textContent("#run-status"), "done");
+  const heads = await page.$$eval("#report-table thead th", (ths) => ths.map((t) => t.textContent));
+  assert.deepEqual(heads, ["", "bear_off=standard", "bear_off=exact"]);
+  const games = await page.$$eval("#report-table tbody tr:first-child td", (tds) => tds.map((t) => t.textContent));
+  assert.deepEqual(games, ["12", "12"]);
+  assert.equal(await page.locator("#charts svg").count(), 3, "outcomes, end reasons, durations");
+  assert.match(await page.textContent("#report-text"), /fallas — random \/ greedy — 12 games per reading, seed 5/);
+  await page.waitForSelector("#runs li[data-run] .status.done");
+  await shot(page, "lab-report");
+  await page.close();
+});

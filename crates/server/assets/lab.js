@@ -1,0 +1,294 @@
+// The Lab page: set up a study (ruleset, options set and varied, players, games), start it,
+// follow its progress, stop and continue it, and read its report and charts.
+"use strict";
+
+let RULESETS = [];
+const PLAYERS = [["random", "random moves"], ["greedy", "greedy"], ...[1, 2, 3, 4, 5, 6, 7, 8].map((l) => [`ai:${l}`, `AI level ${l}`])];
+const LAB = { run: null, timer: null, shownReport: null };
+
+function current() {
+  return RULESETS.find((r) => r.name === document.getElementById("ruleset").value);
+}
+
+function allowedValues(o) {
+  return o.allowed.split("|").map((s) => s.trim()).filter((s) => s && !s.includes(" "));
+}
+
+function renderRuleset() {
+  const r = current();
+  const seats = document.getElementById("seats");
+  seats.innerHTML = "";
+  r.seats.forEach((name, i) => {
+    const sel = el("select", { id: `player-${i}` }, PLAYERS.map(([v, l]) => el("option", { value: v }, l)));
+    seats.append(el("label", { class: "seat" }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${name} `, sel));
+  });
+  const body = document.querySelector("#options tbody");
+  body.innerHTML = "";
+  for (const o of r.options) {
+    const allowed = allowedValues(o);
+    let fixed;
+    let vary;
+    if (allowed.length > 1) {
+      fixed = el("select", { "data-fixed": o.name, "data-default": o.value }, allowed.map((v) => el("option", { value: v }, v)));
+      if (!allowed.includes(o.value)) fixed.append(el("option", { value: o.value }, o.value));
+      vary = el("span", { class: "vary" }, allowed.map((v) =>
+        el("label", {}, el("input", { type: "checkbox", "data-vary": o.name, value: v, onchange: updateReadings }), ` ${v} `)));
+    } else {
+      fixed = el("input", { "data-fixed": o.name, "data-default": o.value, size: 8 });
+      vary = el("input", { "data-vary-text": o.name, size: 12, placeholder: "v1, v2", oninput: updateReadings });
+    }
+    fixed.value = o.value;
+    body.append(el("tr", {}, el("td", {}, el("b", {}, o.name)), el("td", {}, fixed), el("td", {}, vary), el("td", {}, o.explanation)));
+  }
+  updateReadings();
+}
+
+// The options set and varied as the form has them.
+function formOptions() {
+  const vary = {};
+  document.querySelectorAll("[data-vary]:checked").forEach((c) => (vary[c.dataset.vary] ||= []).push(c.value));
+  document.querySelectorAll("[data-vary-text]").forEach((i) => {
+    const values = i.value.split(",").map((s) => s.trim()).filter((s) => s);
+    if (values.length) vary[i.dataset.varyText] = values;
+  });
+  const options = {};
+  document.querySelectorAll("[data-fixed]").forEach((i) => {
+    const name = i.dataset.fixed;
+    i.disabled = name in vary;
+    if (!(name in vary) && i.value.trim() !== i.dataset.default) options[name] = i.value.trim();
+  });
+  return { options, vary: Object.entries(vary).map(([option, values]) => ({ option, values })) };
+}
+
+function updateReadings() {
+  const { vary } = formOptions();
+  const n = vary.reduce((k, v) => k * v.values.length, 1);
+  const games = Number(document.getElementById("games").value) || 0;
+  document.getElementById("readings-count").textContent =
+    `${n} reading${n === 1 ? "" : "s"} × ${games} games = ${n * games} games`;
+}
+
+async function start() {
+  const r = current();
+  const err = document.getElementById("start-error");
+  err.textContent = "";
+  const { options, vary } = formOptions();
+  const players = r.seats.map((_, i) => document.getElementById(`player-${i}`).value);
+  const num = (id) => Number(document.getElementById(id).value);
+  const body = { ruleset: r.name, options, vary, players: players.every((p) => p === players[0]) ? [players[0]] : players,
+    games: num("games"), seed: num("seed"), max_plies: num("max-plies"), opening_moves: num("opening-moves") };
+  try {
+    const run = await api("/api/lab/runs", body);
+    location.hash = `run=${run.id}`;
+    showRun(run);
+    loadRuns();
+  } catch (e) {
+    err.textContent = e.message;
+  }
+}
+
+function describeStudy(s) {
+  const set = s.options.map(([k, v]) => `${k}=${v}`).join(", ");
+  const varied = s.vary.map(([k, vs]) => `${k} ∈ {${vs.join(", ")}}`).join(", ");
+  return `${s.ruleset}; players ${s.players.join(" / ")}; ${s.games} games per reading; seed ${s.seed}; ply cap ${s.max_plies}` +
+    (s.opening_moves ? `; ${s.opening_moves} random opening moves` : "") +
+    (set ? `; set ${set}` : "") + (varied ? `; varied ${varied}` : "");
+}
+
+function showRun(run) {
+  LAB.run = run;
+  document.getElementById("run").hidden = false;
+  document.getElementById("run-title").textContent = `Run ${run.id}`;
+  document.getElementById("run-what").textContent = describeStudy(run.study);
+  const bar = document.getElementById("run-progress");
+  bar.max = run.games_total;
+  bar.value = run.games_done;
+  document.getElementById("run-status").textContent = run.status;
+  document.getElementById("run-status").className = `status ${run.status}`;
+  const pct = run.games_total ? (100 * run.games_done / run.games_total).toFixed(1) : "0";
+  document.getElementById("run-count").textContent = `${run.games_done} / ${run.games_total} games (${pct}%)`;
+  const s = run.session;
+  document.getElementById("run-speed").textContent = s
+    ? `— ${s.games_per_second.toFixed(1)} games/s (${s.played} games in ${s.seconds.toFixed(1)} s on ${run.threads} thread${run.threads === 1 ? "" : "s"})`
+    : "";
+  document.getElementById("run-message").textContent = run.message || "";
+  const running = run.status === "running";
+  document.getElementById("stop").hidden = !running;
+  document.getElementById("continue").hidden = running;
+  document.getElementById("more-games").parentElement.hidden = running;
+  const more = document.getElementById("more-games");
+  if (!more.value || Number(more.value) < run.study.games) more.value = run.study.games;
+  document.getElementById("results-link").href = `/api/lab/runs/${run.id}/results`;
+  clearTimeout(LAB.timer);
+  if (running) {
+    LAB.timer = setTimeout(() => poll(run.id), 500);
+  } else if (LAB.shownReport !== `${run.id}:${run.games_done}`) {
+    loadReport(run.id);
+  }
+}
+
+async function poll(id) {
+  try {
+    const run = await api(`/api/lab/runs/${id}`);
+    if (LAB.run && LAB.run.id === id) {
+      showRun(run);
+      if (run.status !== "running") loadRuns();
+    }
+  } catch (e) {
+    document.getElementById("run-error").textContent = e.message;
+  }
+}
+
+async function runAction(path, body) {
+  const err = document.getElementById("run-error");
+  err.textContent = "";
+  try {
+    showRun(await api(`/api/lab/runs/${LAB.run.id}/${path}`, body));
+    loadRuns();
+  } catch (e) {
+    err.textContent = e.message;
+  }
+}
+
+function pct(e) {
+  return `${(100 * e.value).toFixed(1)}% ± ${(100 * (e.high - e.low) / 2).toFixed(1)}`;
+}
+
+function plain(e, digits) {
+  return `${e.value.toFixed(digits)} ± ${((e.high - e.low) / 2).toFixed(digits)}`;
+}
+
+function title(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+// The report as a table: a column per reading, a row per figure, as `libro evaluate` prints it.
+function reportTable(rep) {
+  const rs = rep.readings;
+  const rows = [];
+  const row = (label, f) => rows.push([label, rs.map(f)]);
+  row("games", (r) => String(r.games));
+  rep.seats.forEach((s, i) => row(`${title(s)} score`, (r) => pct(r.seats[i].score)));
+  rep.seats.forEach((s, i) => row(`${title(s)} wins`, (r) => pct(r.seats[i].wins)));
+  if (rep.seats.length === 2) {
+    row("first-move advantage", (r) => r.first_move_advantage
+      ? `${r.first_move_advantage.value >= 0 ? "+" : ""}${(100 * r.first_move_advantage.value).toFixed(1)} pts ± ${(100 * (r.first_move_advantage.high - r.first_move_advantage.low) / 2).toFixed(1)}` : "");
+  }
+  row("draws", (r) => pct(r.draws));
+  row("decisive", (r) => pct(r.decisive));
+  const reasons = [...new Set(rs.flatMap((r) => r.end_reasons.map((x) => x.reason)))].sort();
+  for (const reason of reasons) {
+    row(`ends: ${reason}`, (r) => {
+      const x = r.end_reasons.find((y) => y.reason === reason);
+      return x ? pct(x.share) : "0.0%";
+    });
+  }
+  row("plies: mean", (r) => plain(r.plies.mean, 1));
+  row("plies: median [IQR]", (r) => `${r.plies.median.toFixed(0)} [${r.plies.q1.toFixed(0)}–${r.plies.q3.toFixed(0)}]`);
+  row("plies: sd, min–max", (r) => `${r.plies.sd.toFixed(0)}, ${r.plies.min.toFixed(0)}–${r.plies.max.toFixed(0)}`);
+  row("branching", (r) => plain(r.branching, 2));
+  if (rs.some((r) => r.stakes)) {
+    rep.seats.forEach((s, i) => {
+      row(`${title(s)} paid / won`, (r) => r.stakes ? `${r.stakes[i].paid.value.toFixed(1)} / ${r.stakes[i].won.value.toFixed(1)}` : "");
+      row(`${title(s)} balance`, (r) => r.stakes ? `${r.stakes[i].balance.value >= 0 ? "+" : ""}${plain(r.stakes[i].balance, 2)}` : "");
+    });
+  }
+  const table = document.getElementById("report-table");
+  table.innerHTML = "";
+  table.append(
+    el("thead", {}, el("tr", {}, el("th", {}, ""), rs.map((r) => el("th", {}, r.key || "as set")))),
+    el("tbody", {}, rows.map(([label, cells]) => el("tr", {}, el("th", {}, label), cells.map((c) => el("td", {}, c))))),
+  );
+}
+
+async function loadReport(id) {
+  try {
+    const res = await api(`/api/lab/runs/${id}/report`);
+    if (!LAB.run || LAB.run.id !== id) return;
+    LAB.shownReport = `${id}:${res.games_done}`;
+    const rep = res.report;
+    document.getElementById("report").hidden = false;
+    document.getElementById("report-what").textContent =
+      `${rep.ruleset} — ${rep.players.join(" / ")} — ${res.games_done} of ${res.games_total} games played, seed ${rep.seed}. Each figure with its 95% interval.`;
+    reportTable(rep);
+    const findings = document.getElementById("findings");
+    findings.innerHTML = "";
+    if (rep.readings.length < 2) {
+      findings.append(el("li", { class: "hint" }, "One reading: nothing to compare. Vary an option to compare readings."));
+    } else if (!rep.findings.length) {
+      findings.append(el("li", {}, `No significant difference between readings (${rep.comparisons} comparisons, Holm-corrected 5%).`));
+    } else {
+      findings.append(el("li", { class: "hint" }, `${rep.findings.length} of ${rep.comparisons} comparisons significant (Holm-corrected 5%):`));
+      for (const f of rep.findings) findings.append(el("li", {}, f.text));
+    }
+    document.getElementById("report-text").textContent = res.table;
+    const charts = document.getElementById("charts");
+    charts.innerHTML = "";
+    for (const c of res.charts) {
+      const fig = el("figure", { class: "chart", "data-chart": c.name }, el("figcaption", {}, c.title));
+      // The SVG comes from the server's own chart code (plotters) over catalog-checked names.
+      fig.insertAdjacentHTML("beforeend", c.svg);
+      charts.append(fig);
+    }
+  } catch (e) {
+    document.getElementById("run-error").textContent = e.message;
+  }
+}
+
+async function openRun(id) {
+  document.getElementById("run-error").textContent = "";
+  document.getElementById("report").hidden = true;
+  LAB.shownReport = null;
+  try {
+    showRun(await api(`/api/lab/runs/${id}`));
+  } catch (e) {
+    document.getElementById("run").hidden = false;
+    document.getElementById("run-error").textContent = e.message;
+  }
+}
+
+async function loadRuns() {
+  const runs = await api("/api/lab/runs");
+  const list = document.getElementById("runs");
+  list.innerHTML = "";
+  for (const r of runs) {
+    if (!r.study) {
+      list.append(el("li", {}, `Run ${r.id}: ${r.status} — ${r.message}`));
+      continue;
+    }
+    const n = r.readings.length;
+    list.append(el("li", { "data-run": r.id },
+      el("a", { href: `#run=${r.id}` }, `Run ${r.id}`),
+      `: ${r.study.ruleset}, ${r.study.players.join(" / ")}, ${n} reading${n === 1 ? "" : "s"}, ${r.games_done} / ${r.games_total} games — `,
+      el("span", { class: `status ${r.status}` }, r.status),
+      r.message ? el("span", { class: "hint" }, ` (${r.message})`) : null));
+  }
+  if (!list.children.length) list.append(el("li", { class: "hint" }, "none yet"));
+}
+
+function fromHash() {
+  const m = /run=(\d+)/.exec(location.hash);
+  if (m) openRun(Number(m[1]));
+}
+
+async function main() {
+  RULESETS = await api("/api/rulesets");
+  const sel = document.getElementById("ruleset");
+  for (const r of RULESETS) sel.append(el("option", { value: r.name }, `${r.title} (${r.name})`));
+  sel.addEventListener("change", renderRuleset);
+  document.getElementById("games").addEventListener("input", updateReadings);
+  document.getElementById("show-rules").addEventListener("click", () => showRules(sel.value));
+  document.getElementById("start").addEventListener("click", start);
+  document.getElementById("stop").addEventListener("click", () => runAction("stop", {}));
+  document.getElementById("continue").addEventListener("click", () => {
+    const games = Number(document.getElementById("more-games").value);
+    runAction("continue", games > LAB.run.study.games ? { games } : {});
+  });
+  document.getElementById("refresh-report").addEventListener("click", () => LAB.run && loadReport(LAB.run.id));
+  window.addEventListener("hashchange", fromHash);
+  renderRuleset();
+  loadRuns();
+  fromHash();
+}
+
+main().catch((e) => (document.getElementById("start-error").textContent = e.message));
