@@ -441,4 +441,62 @@ mod tests {
             )
             .is_err());
     }
+
+    fn lab_row(reading: &str, index: u32) -> GameRow {
+        GameRow {
+            reading: reading.into(),
+            index,
+            seed: 9,
+            plies: 40,
+            decisions: 20,
+            legal: 300,
+            reason: "falla".into(),
+            capped: false,
+            scores: vec![1.0, 0.0],
+            winner: Some(0),
+            paid: None,
+            balances: None,
+        }
+    }
+
+    #[test]
+    fn lab_games_come_back_by_reading_and_index_and_a_stored_game_is_refused() {
+        let s = SqliteStore::in_memory().unwrap();
+        let run = s.create_run("{}", "running", 3).unwrap();
+        let other = s.create_run("{}", "stopped", 4).unwrap();
+        assert_ne!(run, other);
+        s.append_run_games(
+            run,
+            &[lab_row("b=1", 1), lab_row("a=1", 0), lab_row("b=1", 0)],
+        )
+        .unwrap();
+        // One game already stored: none of the batch is kept.
+        assert!(matches!(
+            s.append_run_games(run, &[lab_row("a=1", 1), lab_row("b=1", 1)]),
+            Err(StoreError::LabConflict { index: 1, .. })
+        ));
+        let keys: Vec<(String, u32)> = s
+            .run_games(run)
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.reading, r.index))
+            .collect();
+        assert_eq!(
+            keys,
+            [("a=1".into(), 0), ("b=1".into(), 0), ("b=1".into(), 1)]
+        );
+        assert!(s.run_games(other).unwrap().is_empty());
+        s.set_run_status(run, "done", "").unwrap();
+        let runs = s.runs(None).unwrap();
+        assert_eq!(runs.len(), 2);
+        assert_eq!((runs[0].status.as_str(), runs[0].games), ("done", 3));
+        assert_eq!(s.runs(Some(other)).unwrap()[0].games, 0);
+        assert!(s.runs(Some(99)).unwrap().is_empty());
+        // `{}` is not a study: reading it says which run and why.
+        let e = runs[0].study().unwrap_err().to_string();
+        assert!(
+            e.contains(&format!("lab run {run}")) && e.contains("study"),
+            "{e}"
+        );
+    }
 }
