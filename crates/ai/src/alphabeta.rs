@@ -33,6 +33,11 @@ const MAX_QDEPTH: u32 = 16;
 /// Within this many plies past the horizon a seat in check searches all its evasions.
 const QCHECK_DEPTH: u32 = 4;
 /// Keys of paranoid searches differ by root seat, so their values never mix in the table.
+/// Moves searched beyond the static value before a roll (see `filter_before_chance`).
+pub const ROOT_CANDIDATES: usize = 8;
+/// How far below the best static value a candidate may be, in evaluation units (a chess
+/// pawn is 100; a tables game is 1000, so this is 0.16 of a game, as gnubg's filter).
+pub const ROOT_MARGIN: i32 = 160;
 const PARANOID_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// A move in a node's list: its ordering score and whether it is tactical.
@@ -135,13 +140,18 @@ impl<G: Heuristic> AlphaBeta<G> {
             .collect();
         scored.sort_by_key(|s| std::cmp::Reverse(s.0));
         let mut root: Vec<G::Move> = scored.iter().map(|s| s.2).collect();
+        let chance_filtered = self.filter_before_chance(game, side, &mut root);
 
         let fallback = root[0];
         let mut result: Option<SearchResult<G::Move>> = None;
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 1)
-            .clamp(1, MAX_PLY as u32 - 1);
+        let max_depth = if chance_filtered && root.len() == 1 {
+            1
+        } else {
+            limits
+                .depth
+                .unwrap_or(MAX_PLY as u32 - 1)
+                .clamp(1, MAX_PLY as u32 - 1)
+        };
         for depth in 1..=max_depth {
             if depth > 1 && !self.stopper.may_deepen() {
                 break;
@@ -188,6 +198,44 @@ impl<G: Heuristic> AlphaBeta<G> {
             },
             |r| SearchResult { nodes, time, ..r },
         ))
+    }
+
+    /// Where the roll to come follows every move (tables), deeper plies cost a factor of
+    /// every roll times every reply, so — as backgammon programs do — every move is first
+    /// valued statically and only the few best ([`ROOT_CANDIDATES`], within
+    /// [`ROOT_MARGIN`] of the best) are searched deeper. Returns whether it filtered.
+    fn filter_before_chance(&mut self, game: &G, side: u8, root: &mut Vec<G::Move>) -> bool {
+        if root.len() <= 1 {
+            return false;
+        }
+        let mut probe = game.clone();
+        probe.play(root[0]);
+        if probe.turn() != Turn::Chance {
+            return false;
+        }
+        let mut ranked: Vec<(i32, G::Move)> = Vec::with_capacity(root.len());
+        for &mv in root.iter() {
+            let mut child = game.clone();
+            child.play(mv);
+            let v = match child.turn() {
+                Turn::Over => self.terminal(&child, side, 1),
+                _ => self.eval(&child, side),
+            };
+            ranked.push((v, mv));
+        }
+        self.stopper.nodes += ranked.len() as u64;
+        // Stable: equal values keep the move-ordering order.
+        ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
+        let best = ranked[0].0;
+        root.clear();
+        root.extend(
+            ranked
+                .iter()
+                .take(ROOT_CANDIDATES)
+                .take_while(|r| r.0 >= best.saturating_sub(ROOT_MARGIN))
+                .map(|r| r.1),
+        );
+        true
     }
 
     /// One iteration at the root. Returns the best value and whether every move was

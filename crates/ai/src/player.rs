@@ -26,8 +26,8 @@ pub struct PlayerSpec {
 pub enum PlayerKind {
     /// A uniformly random legal move.
     Random,
-    /// One ply: the move whose resulting position evaluates best (the best capture, in
-    /// practice), a won game above all; ties broken at random.
+    /// One ply: the move that leaves the best material balance (the best capture, or in
+    /// tables the hit that sends the most pips back), a won game above all; ties at random.
     Greedy,
     /// The search.
     Ai(AiSettings),
@@ -477,7 +477,8 @@ pub fn choose_move<G: Heuristic>(
     Player::new(*spec).choose(game, control)
 }
 
-/// One ply: the move after which the mover stands best.
+/// One ply: the move after which the mover's material stands best (the best capture or
+/// hit), a won game above all; ties at random.
 fn greedy<G: Heuristic>(game: &G, moves: &[G::Move], rng: &mut ChaCha8Rng) -> Choice<G::Move> {
     let mover = game
         .seat_to_move()
@@ -489,7 +490,7 @@ fn greedy<G: Heuristic>(game: &G, moves: &[G::Move], rng: &mut ChaCha8Rng) -> Ch
         child.play(mv);
         let v = match child.result() {
             Some(r) if child.is_over() => terminal_value(&r, mover, 1),
-            _ => child.evaluate(mover).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+            _ => child.material(mover).clamp(-EVAL_LIMIT, EVAL_LIMIT),
         };
         if v > best {
             best = v;

@@ -65,11 +65,26 @@ pub(crate) fn place_utility(result: &GameResult, seat: Seat) -> f64 {
     1.0 - 2.0 * (f64::from(outcome.rank) - 1.0) / (n - 1) as f64
 }
 
+/// The span of a shared draw's value, in centi-units: a seat that shares a drawn pot
+/// with fewer others is a little better off, but never by as much as a live position
+/// (the evaluations' contempt); on the mate scale, a draw among two survivors of four
+/// would outrank every position still in play and the search would repeat into it.
+pub const DRAW_SPAN: f64 = 50.0;
+
 /// The search value of a game finished `ply` plies from the root, for `seat`: its place
-/// utility times the mate score, so faster wins and slower losses are preferred.
+/// utility times the mate score, so faster wins and slower losses are preferred — except
+/// for a seat sharing a draw, whose place utility is scaled by [`DRAW_SPAN`] only.
 pub(crate) fn terminal_value(result: &GameResult, seat: Seat, ply: usize) -> i32 {
     let u = place_utility(result, seat);
-    (u * f64::from(MATE - ply as i32)).round() as i32
+    let sharing = result
+        .seats
+        .get(seat.index())
+        .is_some_and(|o| o.score > 0.0 && o.score < 1.0);
+    if sharing {
+        (u * DRAW_SPAN).round() as i32
+    } else {
+        (u * f64::from(MATE - ply as i32)).round() as i32
+    }
 }
 
 /// A mate score stored in the transposition table counts plies from the stored node, not
@@ -97,7 +112,7 @@ pub(crate) fn from_table(v: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use libro_core::EndReason;
+    use libro_core::{EndReason, SeatOutcome};
 
     #[test]
     fn mate_distances_count_moves_of_the_side_to_move() {
@@ -123,6 +138,43 @@ mod tests {
         let r = GameResult::win(4, Seat(2), EndReason::Elimination);
         assert!((place_utility(&r, Seat(0)) + 1.0 / 3.0).abs() < 1e-9);
         assert_eq!(terminal_value(&r, Seat(2), 4), MATE - 4);
+    }
+
+    #[test]
+    fn a_shared_draw_is_worth_less_than_contempt_but_an_elimination_is_lost() {
+        // Four seats, a draw by repetition after seat 3 was eliminated: seats 0-2 share the
+        // pot (rank 2 each, utility 1/3), seat 3 is last (utility -1).
+        let share = SeatOutcome {
+            rank: 2.0,
+            score: 1.0 / 3.0,
+        };
+        let r = GameResult {
+            reason: EndReason::Repetition,
+            seats: vec![
+                share,
+                share,
+                share,
+                SeatOutcome {
+                    rank: 4.0,
+                    score: 0.0,
+                },
+            ],
+        };
+        let v = terminal_value(&r, Seat(0), 3);
+        assert!(v > 0 && f64::from(v) < DRAW_SPAN, "{v}");
+        assert_eq!(terminal_value(&r, Seat(3), 3), -(MATE - 3));
+        // A two-seat draw is worth nothing to either side.
+        let draw = GameResult {
+            reason: EndReason::Repetition,
+            seats: vec![
+                SeatOutcome {
+                    rank: 1.5,
+                    score: 0.5
+                };
+                2
+            ],
+        };
+        assert_eq!(terminal_value(&draw, Seat(1), 7), 0);
     }
 
     #[test]

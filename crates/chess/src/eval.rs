@@ -776,6 +776,24 @@ impl Heuristic for ChessGame {
         out[seat.index()]
     }
 
+    /// Piece values only: the seat's own less the others' (their mean with more than two).
+    fn material(&self, seat: Seat) -> i32 {
+        let t = tables(self.rules());
+        let pos = self.position();
+        let n = self.rules().num_seats();
+        let mut sums = [0i32; MAX_SEATS];
+        for (s, sum) in sums.iter_mut().enumerate().take(n) {
+            for ty in 0..self.rules().pieces.len() {
+                if t.kind[ty] != Kind::King {
+                    *sum += t.value[ty] * (pos.type_bb[ty] & pos.seat_bb[s]).count() as i32;
+                }
+            }
+        }
+        let mine = sums[seat.index()];
+        let others: i32 = sums[..n].iter().sum::<i32>() - mine;
+        mine - others / (n as i32 - 1).max(1)
+    }
+
     fn evaluate_all(&self, out: &mut [i32]) {
         let t = tables(self.rules());
         if self.rules().num_seats() == 2 {

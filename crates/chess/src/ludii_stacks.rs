@@ -44,6 +44,29 @@ impl Position {
         b
     }
 
+    /// The squares seat `them` captures on with `blockers` in the way (as
+    /// [`Position::ludii_king_attacked`] sees them: sliders along every line of their kind).
+    fn ludii_attacks(&self, r: &ChessRules, them: u8, blockers: Bitboard) -> Bitboard {
+        let theirs = self.seat_bb[them as usize];
+        let mut acc = Bitboard::EMPTY;
+        for t in 0..r.pieces.len() as u8 {
+            let tb = r.table(them, t);
+            for sq in self.type_bb[t as usize] & theirs {
+                acc |= tb.capture[sq.index()];
+                if tb.capture_dirs & 0x55 != 0 {
+                    acc |= rook_attacks(sq, blockers);
+                }
+                if tb.capture_dirs & 0xAA != 0 {
+                    acc |= bishop_attacks(sq, blockers);
+                }
+            }
+        }
+        for p in self.phantom[them as usize] {
+            acc |= self.phantom_attacks(r, p);
+        }
+        acc
+    }
+
     /// Whether seat `s`'s king is attacked under Ludii's stacking (ghosts block sliders;
     /// phantoms attack).
     pub(crate) fn ludii_king_attacked(&self, r: &ChessRules, s: u8) -> bool {
@@ -142,7 +165,36 @@ impl Position {
                 }
             }
         }
+        // A move needs playing out only if it could expose our king: when in check, a king
+        // move, a move from a line through the king (a pin), a phantom's move, or one from
+        // or onto a square with a phantom or a ghost (which changes what attacks there).
+        let king = self.king_square(r, us);
+        let direction = &crate::geometry::geometry().direction;
+        let odd = self.ghost | self.phantom[0] | self.phantom[1];
+        // Our king steps to a plain square safely if no enemy piece attacks it once the king
+        // has left its own square.
+        let checked = self.ludii_king_attacked(r, us);
+        let guarded = king.map(|k| self.ludii_attacks(r, them, blockers.without(k)));
         for &mv in &pseudo {
+            if sink.done() {
+                return;
+            }
+            let plain = !mv.is_phantom() && !odd.contains(mv.from()) && !odd.contains(mv.to());
+            let known = match (king, guarded) {
+                (Some(k), Some(guarded)) if plain && mv.from() == k => {
+                    Some(!guarded.contains(mv.to()))
+                }
+                (Some(k), _) if plain && !checked && direction[k.index()][mv.from().index()] >= 8 => {
+                    Some(true)
+                }
+                _ => None,
+            };
+            if let Some(legal) = known {
+                if legal {
+                    sink.push_move(mv);
+                }
+                continue;
+            }
             let mut after = *self;
             let mut fx = Effects::default();
             if mv.is_phantom() {

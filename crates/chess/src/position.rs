@@ -195,6 +195,12 @@ pub(crate) trait Sink {
     fn add(&mut self, from: Square, piece: u8, targets: Bitboard);
     /// One move that is not a plain piece move (a phantom's).
     fn push_move(&mut self, mv: Move);
+    /// Whether the sink needs no more moves (a generator that tests moves one by one may
+    /// stop).
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
 }
 
 /// Counts moves (bulk counting at perft leaves).
@@ -232,6 +238,10 @@ impl Sink for Any {
     }
     fn push_move(&mut self, _mv: Move) {
         self.0 = true;
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.0
     }
 }
 

@@ -33,6 +33,12 @@ pub trait Heuristic: Game {
     /// than any live one.
     fn evaluate(&self, seat: Seat) -> i32;
 
+    /// The material balance alone for `seat` (what a capture or a hit changes at once), in
+    /// the units of `evaluate`: what the `greedy` baseline maximises. Defaults to `evaluate`.
+    fn material(&self, seat: Seat) -> i32 {
+        self.evaluate(seat)
+    }
+
     /// Writes `evaluate` for every seat into `out[..num_seats]` (max^n needs all of them).
     /// Override when the values share work (one pass over the board for all seats).
     fn evaluate_all(&self, out: &mut [i32]) {

@@ -258,6 +258,14 @@ impl Heuristic for TablesGame {
         }
     }
 
+    /// The race alone: the other seat's pips less this seat's, so a hit (the tables'
+    /// capture) counts the pips it sends back.
+    fn material(&self, seat: Seat) -> i32 {
+        let board = self.board();
+        let s = seat.index();
+        pips(board, 1 - s) - pips(board, s)
+    }
+
     /// A play that hits changes the race at once.
     fn is_tactical(&self, mv: Play) -> bool {
         mv.steps().any(|s| s.hit())

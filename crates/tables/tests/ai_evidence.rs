@@ -7,7 +7,7 @@ mod common;
 
 use common::{fallas, to_move, WHITE};
 use libro_ai::{choose_move, play_match, Control, MatchConfig, PlayerSpec};
-use libro_core::Game;
+use libro_core::{Game, Heuristic};
 use libro_tables::{Phase, Play, PlayList, TablesGame};
 use std::time::Instant;
 
@@ -62,6 +62,39 @@ fn the_search_keeps_its_next_roll_safe_from_a_falla() {
         "ai:4 played {} (the dangerous plays are {dangerous:?})",
         c.mv
     );
+    // With the best few plays filtered before the roll, a full-strength budget looks a
+    // whole roll and reply ahead (two plies) and still keeps the next roll safe.
+    let spec: PlayerSpec = "ai:6".parse().expect("spec");
+    let c = choose_move(&g, &spec, &Control::default()).expect("a play");
+    assert!(c.depth >= 2, "ai:6 finished only depth {}", c.depth);
+    assert_eq!(white_falla_weight_after(&g, c.mv), 0, "ai:6 played {}", c.mv);
+}
+
+#[test]
+fn greedy_hits_the_blot_and_material_counts_the_pips_sent_back() {
+    // White: one checker on 24, fourteen on its 1-point; Black: a lone checker on White's
+    // 21 (Black's 4), fourteen on Black's 12. With 3-2-1 the back checker goes to 18
+    // either hitting on 21 (orders 3,2,1 and the like) or not (2,3,1 / 1,3,2).
+    let r = fallas();
+    let g = to_move(&r, &[(24, 1), (1, 14)], &[(4, 1), (12, 14)], WHITE, "3-2-1");
+    let hit = g.parse_move("24/21*/18").expect("the hitting play");
+    let quiet = g.parse_move("24/22/19/18").expect("the quiet play");
+    // Material is the race: before, White has 24 + 14 = 38 pips, Black 4 + 14 * 12 = 172.
+    assert_eq!(g.material(WHITE), 172 - 38);
+    let after = |p: Play| {
+        let mut c = g.clone();
+        c.play(p);
+        c.material(WHITE)
+    };
+    // Both plays move White 6 pips; the hit also sends Black's checker from its 4 to the
+    // bar (25): 21 pips more for Black.
+    assert_eq!(after(quiet), 172 - 32);
+    assert_eq!(after(hit), 172 + 21 - 32);
+    for seed in 0..8 {
+        let spec: PlayerSpec = format!("greedy,seed={seed}").parse().expect("spec");
+        let c = choose_move(&g, &spec, &Control::default()).expect("a play");
+        assert_eq!(c.mv, hit, "greedy (seed {seed}) played {}", c.mv);
+    }
 }
 
 /// Plays the strongest search against `baseline` in Fallas and checks A's score. Run:
