@@ -111,9 +111,11 @@ function showRun(run) {
   document.getElementById("run-speed").textContent = s
     ? `— ${s.games_per_second.toFixed(1)} games/s (${s.played} games in ${s.seconds.toFixed(1)} s on ${run.threads} thread${run.threads === 1 ? "" : "s"})`
     : "";
-  document.getElementById("run-message").textContent = run.message || "";
+  document.getElementById("run-message").textContent = run.stopping
+    ? "Stopping: the games under way finish and are stored, no new one starts."
+    : run.message || "";
   const running = run.status === "running";
-  document.getElementById("stop").hidden = !running;
+  document.getElementById("stop").hidden = !running || run.stopping;
   document.getElementById("continue").hidden = running;
   document.getElementById("more-games").parentElement.hidden = running;
   const more = document.getElementById("more-games");

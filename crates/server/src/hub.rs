@@ -197,10 +197,18 @@ async fn store_call<T: Send + 'static>(
 impl Hub {
     /// Loads every stored game, replaying its events, and restarts the AI where it is to move.
     pub async fn open(store: Arc<dyn Store>) -> Result<Arc<Hub>, HubError> {
+        Self::open_with(store, Lab::default_threads()).await
+    }
+
+    /// [`Hub::open`], with Lab runs played on `lab_threads` threads.
+    pub async fn open_with(
+        store: Arc<dyn Store>,
+        lab_threads: usize,
+    ) -> Result<Arc<Hub>, HubError> {
         let st = store.clone();
         let stored = store_call(move || st.load_all()).await??;
         let st = store.clone();
-        let lab = store_call(move || Lab::open(st, Lab::default_threads())).await??;
+        let lab = store_call(move || Lab::open(st, lab_threads)).await??;
         let hub = Arc::new(Hub {
             store,
             games: RwLock::new(HashMap::new()),

@@ -534,6 +534,9 @@ impl Lab {
             _ if info.status == RunStatus::Running => (RunStatus::Running, info.stored.games),
             _ => (info.status, info.stored.games),
         };
+        let stopping = session
+            .as_ref()
+            .is_some_and(|s| s.running() && s.stop.load(Ordering::Relaxed));
         let pace = session.map(|s| {
             let played = s.played.load(Ordering::Relaxed);
             let seconds = s.seconds();
@@ -549,6 +552,7 @@ impl Lab {
             "study": study,
             "readings": study.readings().iter().map(|r| r.label().to_string()).collect::<Vec<_>>(),
             "status": status.name(),
+            "stopping": stopping,
             "message": info.stored.message,
             "created": info.stored.created,
             "games_done": done,

@@ -34,11 +34,25 @@ pub struct ServeArgs {
     /// The SQLite database file, created if missing.
     #[arg(long, default_value = "libro.db")]
     pub db: PathBuf,
+    /// Threads a Lab run plays its games on (default: every core but one).
+    #[arg(long)]
+    pub lab_threads: Option<usize>,
 }
 
 /// Opens the store, loads every game and serves until the listener fails or Ctrl-C.
 pub async fn serve(listener: tokio::net::TcpListener, store: Arc<dyn Store>) -> anyhow::Result<()> {
-    let hub = Hub::open(store).await.context("loading the stored games")?;
+    serve_with(listener, store, lab::Lab::default_threads()).await
+}
+
+/// [`serve`], with Lab runs played on `lab_threads` threads.
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    store: Arc<dyn Store>,
+    lab_threads: usize,
+) -> anyhow::Result<()> {
+    let hub = Hub::open_with(store, lab_threads)
+        .await
+        .context("loading the stored games")?;
     let app = router(hub);
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
@@ -74,6 +88,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             "libro serve: http://{local}/ (database {})",
             args.db.display()
         );
-        serve(listener, Arc::new(store)).await
+        let threads = args.lab_threads.unwrap_or_else(lab::Lab::default_threads);
+        serve_with(listener, Arc::new(store), threads).await
     })
 }
