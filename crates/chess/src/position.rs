@@ -924,9 +924,59 @@ impl Position {
 
     /// Whether the seat to move has a legal piece move.
     pub(crate) fn has_piece_move(&self, r: &ChessRules) -> bool {
+        if self.has_free_piece_move(r) {
+            return true;
+        }
         let mut a = Any(false);
         self.generate(r, &mut a);
         a.0
+    }
+
+    /// A quick sufficient test for [`Position::has_piece_move`] (the end-of-game check after
+    /// every move): out of check, a piece standing on no line through its king cannot be
+    /// pinned, so any move it has is legal. `false` means "look at every move".
+    fn has_free_piece_move(&self, r: &ChessRules) -> bool {
+        if r.options.stacking == Stacking::Ludii {
+            return false;
+        }
+        let us = self.to_move;
+        let Some(ksq) = self.king_square(r, us) else {
+            return false;
+        };
+        if self
+            .attackers_to(r, ksq, self.occ, self.attacker_seats(r, us))
+            .any()
+        {
+            return false;
+        }
+        let lines = rook_attacks(ksq, Bitboard::EMPTY) | bishop_attacks(ksq, Bitboard::EMPTY);
+        let free = self.seat_bb[us as usize] & !lines & !ksq.bb();
+        if free.is_empty() {
+            return false;
+        }
+        let empty = !self.occ;
+        let capturable = self.seats_bb(self.target_seats(r, us));
+        for t in 0..r.pieces.len() as u8 {
+            if Some(t) == r.royal {
+                continue;
+            }
+            let bb = self.type_bb[t as usize] & free;
+            if bb.is_empty() {
+                continue;
+            }
+            let cannot = r.pieces[t as usize].cannot_capture;
+            let capt = if cannot == 0 {
+                capturable
+            } else {
+                capturable & !self.types_bb(cannot)
+            };
+            for sq in bb {
+                if self.piece_targets(r, us, t, sq, empty, capt).any() {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Whether seat `s` would have a legal piece move if it were to move.
