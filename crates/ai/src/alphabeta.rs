@@ -15,7 +15,7 @@
 
 use crate::limits::{Control, Limits, Stopper};
 use crate::ordering::{History, Killers, HISTORY_MAX};
-use crate::score::{from_table, terminal_value, to_table, Score, INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::score::{from_table, place_utility, terminal_value, to_table, Score, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::search::{SearchInfo, SearchResult};
 use crate::tt::{Bound, Table};
 use arrayvec::ArrayVec;
@@ -56,6 +56,8 @@ pub(crate) struct AlphaBeta<G: Heuristic> {
     stopper: Stopper,
     anchor: Seat,
     salt: u64,
+    /// The game's [`Heuristic::win_value`]: results on the evaluation's scale, if any.
+    win: Option<i32>,
     root_depth: i32,
     seldepth: usize,
 }
@@ -73,6 +75,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             stopper: Stopper::new(&Limits::default(), &Control::default()),
             anchor: Seat(0),
             salt: 0,
+            win: None,
             root_depth: 0,
             seldepth: 0,
         }
@@ -104,6 +107,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             0
         };
         self.stopper = Stopper::new(limits, control);
+        self.win = game.win_value();
         let hash_mb = self.hash_mb;
         self.tt
             .get_or_insert_with(|| Table::new(hash_mb))
@@ -321,7 +325,8 @@ impl<G: Heuristic> AlphaBeta<G> {
 
     #[inline]
     fn eval(&self, game: &G, side: u8) -> i32 {
-        let v = game.evaluate(self.anchor).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        let limit = self.win.map_or(EVAL_LIMIT, |w| w - 1);
+        let v = game.evaluate(self.anchor).clamp(-limit, limit);
         if side == 0 {
             v
         } else {
@@ -330,9 +335,10 @@ impl<G: Heuristic> AlphaBeta<G> {
     }
 
     fn terminal(&self, game: &G, side: u8, ply: usize) -> i32 {
-        let v = game
-            .result()
-            .map_or(0, |r| terminal_value(&r, self.anchor, ply));
+        let v = game.result().map_or(0, |r| match self.win {
+            Some(win) => (place_utility(&r, self.anchor) * f64::from(win)).round() as i32,
+            None => terminal_value(&r, self.anchor, ply),
+        });
         if side == 0 {
             v
         } else {
@@ -534,7 +540,9 @@ impl<G: Heuristic> AlphaBeta<G> {
         }
         outcomes.sort_by_key(|c| std::cmp::Reverse(c.weight));
         let total = i64::from(outcomes[0].total);
-        let (lo, hi) = (-i64::from(MATE), i64::from(MATE));
+        // Every value lies within these: a won game's on the evaluation's scale, or mate.
+        let bound = i64::from(self.win.unwrap_or(MATE));
+        let (lo, hi) = (-bound, bound);
         let (alpha, beta) = (i64::from(alpha), i64::from(beta));
         let mut sum: i64 = 0;
         let mut remaining: i64 = outcomes.iter().map(|c| i64::from(c.weight)).sum();

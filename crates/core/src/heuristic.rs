@@ -33,6 +33,14 @@ pub trait Heuristic: Game {
     /// than any live one.
     fn evaluate(&self, seat: Seat) -> i32;
 
+    /// The value of a won game on the evaluation's own scale, where the search averages
+    /// results with evaluations over chance events (in a dice race, a 1-in-216 loss must
+    /// weigh 1/216 of a game, not of a mate score). `None`: results outrank every
+    /// evaluation (mate scores), as in chess.
+    fn win_value(&self) -> Option<i32> {
+        None
+    }
+
     /// The material balance alone for `seat` (what a capture or a hit changes at once), in
     /// the units of `evaluate`: what the `greedy` baseline maximises. Defaults to `evaluate`.
     fn material(&self, seat: Seat) -> i32 {

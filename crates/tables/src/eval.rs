@@ -245,7 +245,8 @@ fn eval_first(game: &TablesGame) -> i32 {
         let scale = if s == next { now } else { later };
         v += sign * (w * GAME / t.total as i32) * scale / 4;
     }
-    v.clamp(-libro_core::EVAL_LIMIT, libro_core::EVAL_LIMIT)
+    // Short of a game won or lost (the search values those at `GAME`).
+    v.clamp(-(GAME - 1), GAME - 1)
 }
 
 impl Heuristic for TablesGame {
@@ -256,6 +257,11 @@ impl Heuristic for TablesGame {
         } else {
             -v
         }
+    }
+
+    /// Evaluations are in thousandths of a game, so a won game is worth [`GAME`].
+    fn win_value(&self) -> Option<i32> {
+        Some(GAME)
     }
 
     /// The race alone: the other seat's pips less this seat's, so a hit (the tables'
