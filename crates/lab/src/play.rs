@@ -8,6 +8,7 @@ use libro_core::{EndReason, Game, Heuristic, MoveBuffer, Ruleset, Turn};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
+use std::mem;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
@@ -261,6 +262,10 @@ pub fn pending(study: &Study, plan: &RunPlan) -> Vec<(usize, u32)> {
         .collect()
 }
 
+/// Rows a playing thread gathers before handing them over, and the longest it holds one.
+const BATCH_ROWS: usize = 64;
+const BATCH_TIME: Duration = Duration::from_millis(50);
+
 /// Plays the pending games of `study`, one ruleset per reading (in [`Study::readings`]
 /// order), calling `on_row` on the calling thread as each game finishes. Every game
 /// depends only on the study seed, its reading and its index.
@@ -284,56 +289,80 @@ pub fn run<R: Ruleset>(
     let next = AtomicUsize::new(0);
     let start = Instant::now();
     let (mut played, mut plies) = (0u64, 0u64);
-    let (tx, rx) = mpsc::channel::<Result<GameRow, LabError>>();
+    // Fast games (random players) finish by the ten thousand a second: each thread hands
+    // its rows over in batches, at most `BATCH_TIME` old, rather than waking the caller
+    // for every game.
+    let (tx, rx) = mpsc::channel::<Result<Vec<GameRow>, LabError>>();
     thread::scope(|scope| {
         for _ in 0..plan.threads.clamp(1, jobs.len().max(1)) {
             let tx = tx.clone();
             let (jobs, next, readings, specs) = (&jobs, &next, &readings, &specs);
-            scope.spawn(move || loop {
-                if plan
-                    .stop
-                    .as_ref()
-                    .is_some_and(|s| s.load(Ordering::Relaxed))
-                {
-                    break;
-                }
-                let Some(&(r, index)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    break;
-                };
-                let key = &readings[r].key;
-                let seed = study.game_seed(key, index);
-                let row = specs
-                    .iter()
-                    .enumerate()
-                    .map(|(s, spec)| movers(s, spec, mix(seed ^ mix(s as u64 + 1))))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map(|mut m| {
-                        let (_, mut row) = play_one(
-                            &rules[r],
-                            &mut m,
-                            seed,
-                            study.max_plies,
-                            study.opening_moves,
-                            ledger,
-                        );
-                        row.reading = key.clone();
-                        row.index = index;
-                        row
-                    });
-                if tx.send(row).is_err() {
-                    break;
+            scope.spawn(move || {
+                let mut batch = Vec::new();
+                let mut since = Instant::now();
+                loop {
+                    let stopped = plan
+                        .stop
+                        .as_ref()
+                        .is_some_and(|s| s.load(Ordering::Relaxed));
+                    let job = if stopped {
+                        None
+                    } else {
+                        jobs.get(next.fetch_add(1, Ordering::Relaxed))
+                    };
+                    let Some(&(r, index)) = job else {
+                        if !batch.is_empty() {
+                            let _ = tx.send(Ok(batch));
+                        }
+                        break;
+                    };
+                    let key = &readings[r].key;
+                    let seed = study.game_seed(key, index);
+                    let row = specs
+                        .iter()
+                        .enumerate()
+                        .map(|(s, spec)| movers(s, spec, mix(seed ^ mix(s as u64 + 1))))
+                        .collect::<Result<Vec<_>, _>>()
+                        .map(|mut m| {
+                            let (_, mut row) = play_one(
+                                &rules[r],
+                                &mut m,
+                                seed,
+                                study.max_plies,
+                                study.opening_moves,
+                                ledger,
+                            );
+                            row.reading = key.clone();
+                            row.index = index;
+                            row
+                        });
+                    let sent = match row {
+                        Ok(row) => {
+                            batch.push(row);
+                            if batch.len() >= BATCH_ROWS || since.elapsed() >= BATCH_TIME {
+                                since = Instant::now();
+                                tx.send(Ok(mem::take(&mut batch))).is_ok()
+                            } else {
+                                true
+                            }
+                        }
+                        Err(e) => {
+                            let _ = tx.send(Err(e));
+                            false
+                        }
+                    };
+                    if !sent {
+                        break;
+                    }
                 }
             });
         }
         drop(tx);
-        for row in rx {
-            match row {
-                Ok(row) => {
-                    played += 1;
-                    plies += u64::from(row.plies);
-                    on_row(&row);
-                }
-                Err(e) => return Err(e),
+        for rows in rx {
+            for row in rows? {
+                played += 1;
+                plies += u64::from(row.plies);
+                on_row(&row);
             }
         }
         Ok(())

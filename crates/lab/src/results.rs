@@ -1,5 +1,5 @@
 //! The results file: JSON lines, the study first (`{"study":{...}}`), then one line per
-//! finished game (`{"game":{...}}`), appended and flushed as each game ends. A stopped run
+//! finished game (`{"game":{...}}`), appended as games end (written out every fraction of a second). A stopped run
 //! continues from it, and the files of a study's shards merge into one.
 
 use crate::play::GameRow;
@@ -7,8 +7,9 @@ use crate::study::Study;
 use crate::LabError;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// One line of a results file.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -18,11 +19,17 @@ pub enum Line {
     Game(GameRow),
 }
 
-/// A results file open for appending.
+/// A results file open for appending. Games are buffered and written out at least every
+/// [`FLUSH_EVERY`] (and when the file is flushed or dropped), so a run stopped at any moment
+/// loses at most that much play.
 pub struct ResultsFile {
     path: PathBuf,
-    file: File,
+    file: BufWriter<File>,
+    flushed: Instant,
 }
+
+/// The longest a finished game waits in memory before it is written to the results file.
+pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
 
 impl ResultsFile {
     /// Opens (or creates) the results file of `study`, returning the games already in it.
@@ -58,16 +65,30 @@ impl ResultsFile {
         Ok((
             ResultsFile {
                 path: path.to_path_buf(),
-                file,
+                file: BufWriter::new(file),
+                flushed: Instant::now(),
             },
             rows,
         ))
     }
 
-    /// Appends a finished game and flushes it to the file.
+    /// Appends a finished game (written out within [`FLUSH_EVERY`]).
     pub fn append(&mut self, row: &GameRow) -> Result<(), LabError> {
-        writeln!(self.file, "{}", json(&Line::Game(row.clone())))
-            .and_then(|()| self.file.flush())
+        serde_json::to_writer(&mut self.file, &Line::Game(row.clone()))
+            .map_err(std::io::Error::from)
+            .and_then(|()| self.file.write_all(b"\n"))
+            .map_err(|e| LabError::Io(self.path.display().to_string(), e))?;
+        if self.flushed.elapsed() >= FLUSH_EVERY {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Writes every appended game to the file.
+    pub fn flush(&mut self) -> Result<(), LabError> {
+        self.flushed = Instant::now();
+        self.file
+            .flush()
             .map_err(|e| LabError::Io(self.path.display().to_string(), e))
     }
 }

@@ -159,6 +159,7 @@ fn a_stopped_run_continues_where_it_stopped() {
     for row in &new {
         file.append(row).unwrap();
     }
+    file.flush().unwrap();
     let (_, all) = libro_lab::read(&path).unwrap();
     assert_eq!(sorted(all), whole);
     // A study with another seed refuses the file.

@@ -155,6 +155,9 @@ fn play(args: &Args) -> anyhow::Result<(Study, Vec<libro_lab::GameRow>)> {
         rows.push(row.clone());
     })?;
     bar.finish_and_clear();
+    if write_error.is_none() {
+        write_error = file.flush().err();
+    }
     if let Some(e) = write_error {
         return Err(e.into());
     }
