@@ -15,7 +15,9 @@
 
 use crate::limits::{Control, Limits, Stopper};
 use crate::ordering::{History, Killers, HISTORY_MAX};
-use crate::score::{from_table, place_utility, terminal_value, to_table, Score, INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::score::{
+    from_table, place_utility, terminal_value, to_table, Score, INF, MATE, MATE_BOUND, MAX_PLY,
+};
 use crate::search::{SearchInfo, SearchResult};
 use crate::tt::{Bound, Table};
 use arrayvec::ArrayVec;

@@ -184,7 +184,9 @@ impl Position {
                 (Some(k), Some(guarded)) if plain && mv.from() == k => {
                     Some(!guarded.contains(mv.to()))
                 }
-                (Some(k), _) if plain && !checked && direction[k.index()][mv.from().index()] >= 8 => {
+                (Some(k), _)
+                    if plain && !checked && direction[k.index()][mv.from().index()] >= 8 =>
+                {
                     Some(true)
                 }
                 _ => None,

@@ -67,7 +67,12 @@ fn the_search_keeps_its_next_roll_safe_from_a_falla() {
     let spec: PlayerSpec = "ai:6".parse().expect("spec");
     let c = choose_move(&g, &spec, &Control::default()).expect("a play");
     assert!(c.depth >= 2, "ai:6 finished only depth {}", c.depth);
-    assert_eq!(white_falla_weight_after(&g, c.mv), 0, "ai:6 played {}", c.mv);
+    assert_eq!(
+        white_falla_weight_after(&g, c.mv),
+        0,
+        "ai:6 played {}",
+        c.mv
+    );
 }
 
 #[test]
