@@ -8,6 +8,7 @@
 //! 100. Nothing here allocates: the falla check runs the move generator's own search for a
 //! complete play on one reused [`Mover`] per seat, roll by roll.
 
+use crate::dice::MAX_DICE;
 use crate::game::{Phase, TablesGame};
 use crate::movegen::Mover;
 use crate::notation::{Play, BAR, OFF};
@@ -39,6 +40,8 @@ struct Tables {
     rules: Weak<TablesRules>,
     rolls: Vec<(u32, u32)>,
     total: u32,
+    /// Every roll's number of dice, distinct orders and weight (for the falla check).
+    orders: Vec<(usize, arrayvec::ArrayVec<[u8; MAX_DICE], 6>, u32)>,
 }
 
 thread_local! {
@@ -61,10 +64,16 @@ fn tables(rules: &Arc<TablesRules>) -> Rc<Tables> {
             .map(|c| (distances(c.outcome.values()), c.weight))
             .collect();
         let total = rules.rolls().first().map_or(1, |c| c.total);
+        let orders = rules
+            .rolls()
+            .iter()
+            .map(|c| (c.outcome.values().len(), c.outcome.orders(), c.weight))
+            .collect();
         let t = Rc::new(Tables {
             rules: Arc::downgrade(rules),
             rolls,
             total,
+            orders,
         });
         *slot = Some(t.clone());
         t
@@ -88,15 +97,20 @@ fn distances(dice: &[u8]) -> u32 {
 
 /// The summed weight of the rolls on which `seat` cannot play every die from `board`:
 /// the exact chance of a falla on its next roll, out of the rolls' total.
-pub(crate) fn falla_weight(rules: &TablesRules, board: &crate::board::Board, seat: usize) -> u32 {
+pub(crate) fn falla_weight(
+    rules: &Arc<TablesRules>,
+    board: &crate::board::Board,
+    seat: usize,
+) -> u32 {
     if !rules.falla || !can_be_blocked(rules, board, seat) {
         return 0;
     }
+    let t = tables(rules);
     let mut mover = Mover::new(rules, board, seat);
     let mut weight = 0;
-    for roll in rules.rolls() {
-        if !mover.can_finish(roll.outcome.values()) {
-            weight += roll.weight;
+    for (len, orders, w) in &t.orders {
+        if !mover.can_finish_in(*len, orders) {
+            weight += w;
         }
     }
     weight

@@ -358,6 +358,18 @@ impl Mover {
         dice.is_empty() || self.all_off() || self.search_all(dice, &mut Exists)
     }
 
+    /// [`Mover::can_finish`] for dice of `len` values given by their distinct orders
+    /// (precomputed by callers that test the same rolls over and over).
+    pub(crate) fn can_finish_in(&mut self, len: usize, orders: &[[u8; MAX_DICE]]) -> bool {
+        if len == 0 || self.all_off() {
+            return true;
+        }
+        let mut steps = [Step::raw(1, 0, false); MAX_DICE];
+        orders
+            .iter()
+            .any(|order| self.search(&order[..len], 0, BAR, &mut steps, &mut Exists))
+    }
+
     /// The resulting positions reachable with `dice` (all used, all off, or stuck), with the
     /// dice each leaves unplayed.
     pub fn reachable(&mut self, dice: &[u8]) -> Vec<(u128, usize)> {
