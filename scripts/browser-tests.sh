@@ -2,7 +2,8 @@
 # Browser tests of the web app: installs what is missing on a fresh Debian machine (Debian's
 # chromium, the pinned playwright-core from tests/browser/package-lock.json — no browser
 # download), builds `libro`, starts `libro serve` on a free port with a fresh database, plays
-# a short game of every ruleset through the page, and stops the server.
+# a short game of every ruleset through the page, runs a small study on the Lab page, and
+# stops the server.
 # Screenshots go to target/screenshots/.
 set -euo pipefail
 
