@@ -172,7 +172,9 @@ struct FileDef {
     #[serde(default)]
     power: Option<Spanned<PowerDef>>,
     #[serde(default)]
-    rules: Ordered<Spanned<RuleDef>>,
+    /// Each entry read as plain TOML first, so that a malformed one is reported with its
+    /// own key and line.
+    rules: Ordered<Spanned<toml::Value>>,
 }
 
 #[derive(Deserialize)]
@@ -413,7 +415,15 @@ impl ChessRules {
                     format!("unknown rule `{key}` (rules: {})", names.join(", ")),
                 )
             })?;
-            let r = rd.get_ref();
+            let r = RuleDef::deserialize(rd.get_ref().clone()).map_err(|e| {
+                ld.at(
+                    rd,
+                    format!(
+                        "rule `{key}`: {} (expected `{key} = {{ value = ..., from = \"...\" }}`)",
+                        e.message()
+                    ),
+                )
+            })?;
             let value = match &r.value {
                 toml::Value::String(s) => s.clone(),
                 toml::Value::Integer(i) => i.to_string(),

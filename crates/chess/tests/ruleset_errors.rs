@@ -59,6 +59,22 @@ fn rule_without_source() {
     let text = acedrex().replace("[rules]", "[rules]\nmax_plies = 300");
     let e = load(&text, &[]);
     assert_eq!(e.line, Some(line_of(&text, "max_plies")), "{e}");
+    assert!(
+        e.what.contains("rule `max_plies`") && e.what.contains("value = ..., from = "),
+        "the entry is named with the form it should take: {e}"
+    );
+    // A table with a field missing is named the same way.
+    let text = acedrex().replace(
+        "[rules]",
+        "[rules]
+max_plies = { value = 300 }",
+    );
+    let e = load(&text, &[]);
+    assert_eq!(e.line, Some(line_of(&text, "max_plies")), "{e}");
+    assert!(
+        e.what.contains("rule `max_plies`") && e.what.contains("missing field `from`"),
+        "{e}"
+    );
 }
 
 #[test]
