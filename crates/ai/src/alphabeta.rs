@@ -15,10 +15,8 @@
 
 use crate::limits::{Control, Limits, Stopper};
 use crate::ordering::{History, Killers, HISTORY_MAX};
-use crate::score::{
-    from_table, place_utility, terminal_value, to_table, Score, INF, MATE, MATE_BOUND, MAX_PLY,
-};
-use crate::search::{SearchInfo, SearchResult};
+use crate::score::{from_table, place_utility, terminal_value, to_table, INF, MATE, MAX_PLY};
+use crate::search::{Deepening, SearchInfo, SearchResult};
 use crate::tt::{Bound, Table};
 use arrayvec::ArrayVec;
 use libro_core::{Chance, Heuristic, MoveBuffer, Seat, Turn, EVAL_LIMIT};
@@ -149,7 +147,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         let chance_filtered = self.filter_before_chance(game, side, &mut root);
 
         let fallback = root[0];
-        let mut result: Option<SearchResult<G::Move>> = None;
+        let mut deepening = Deepening::new();
         let max_depth = if chance_filtered && root.len() == 1 {
             1
         } else {
@@ -164,46 +162,27 @@ impl<G: Heuristic> AlphaBeta<G> {
             }
             self.root_depth = depth as i32;
             self.seldepth = 0;
-            let outcome = self.root_search(game, depth as i32, side, &mut root);
-            let Some((score, complete)) = outcome else {
+            let Some((score, complete)) = self.root_search(game, depth as i32, side, &mut root)
+            else {
                 break;
             };
             let pv: Vec<G::Move> = self.pv[0].to_vec();
             let best = pv.first().copied().unwrap_or(root[0]);
-            let found = SearchResult {
+            let deeper = deepening.record(
+                depth,
+                complete,
                 best,
-                score: Score::from_internal(score),
-                depth: if complete { depth } else { depth - 1 },
-                seldepth: self.seldepth as u32,
-                nodes: self.stopper.nodes,
-                time: self.stopper.elapsed(),
+                score,
                 pv,
-            };
-            if !complete {
-                // A stopped iteration still decided between the moves it finished.
-                result = Some(found);
-                break;
-            }
-            on_info(&info(&found));
-            result = Some(found);
-            if score.abs() >= MATE_BOUND && MATE - score.abs() + 2 <= depth as i32 {
+                self.seldepth as u32,
+                &self.stopper,
+                on_info,
+            );
+            if !deeper {
                 break;
             }
         }
-        // Nodes and time of the whole search, including an abandoned last iteration.
-        let (nodes, time) = (self.stopper.nodes, self.stopper.elapsed());
-        Some(result.map_or_else(
-            || SearchResult {
-                best: fallback,
-                score: Score::Cp(self.eval(game, side)),
-                depth: 0,
-                seldepth: 0,
-                nodes,
-                time,
-                pv: vec![fallback],
-            },
-            |r| SearchResult { nodes, time, ..r },
-        ))
+        Some(deepening.finish(&self.stopper, fallback, self.eval(game, side)))
     }
 
     /// Where the roll to come follows every move (tables), deeper plies cost a factor of
@@ -685,17 +664,4 @@ fn pick_next<M: Copy>(list: &mut [Scored<M>], i: usize) {
         }
     }
     list.swap(i, best);
-}
-
-pub(crate) fn info<M: Copy>(r: &SearchResult<M>) -> SearchInfo<M> {
-    let micros = r.time.as_micros().max(1);
-    SearchInfo {
-        depth: r.depth,
-        seldepth: r.seldepth,
-        score: r.score,
-        nodes: r.nodes,
-        nps: (u128::from(r.nodes) * 1_000_000 / micros) as u64,
-        time: r.time,
-        pv: r.pv.clone(),
-    }
 }

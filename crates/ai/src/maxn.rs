@@ -2,10 +2,9 @@
 //! a value vector. No pruning applies to general evaluations, so it searches every node
 //! to the depth; chance events take the probability-weighted mean of the vectors.
 
-use crate::alphabeta::info;
 use crate::limits::{Control, Limits, Stopper};
-use crate::score::{terminal_value, Score, MATE, MATE_BOUND, MAX_PLY};
-use crate::search::{SearchInfo, SearchResult};
+use crate::score::{terminal_value, MATE, MAX_PLY};
+use crate::search::{Deepening, SearchInfo, SearchResult};
 use arrayvec::ArrayVec;
 use libro_core::{Chance, Heuristic, MoveBuffer, Seat, Turn, EVAL_LIMIT, MAX_SEATS};
 use std::mem;
@@ -64,7 +63,7 @@ impl<G: Heuristic> MaxN<G> {
     ) -> Option<SearchResult<G::Move>> {
         let (root, mut moves) = self.root_moves(game, limits, control)?;
         let fallback = moves[0];
-        let mut result: Option<SearchResult<G::Move>> = None;
+        let mut deepening = Deepening::new();
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
@@ -97,39 +96,23 @@ impl<G: Heuristic> MaxN<G> {
                 break;
             };
             moves[..=index].rotate_right(1);
-            let found = SearchResult {
-                best: moves[0],
-                score: Score::from_internal(score),
-                depth: if complete { depth } else { depth - 1 },
-                seldepth: self.seldepth as u32,
-                nodes: self.stopper.nodes,
-                time: self.stopper.elapsed(),
-                pv: self.pv[0].to_vec(),
-            };
-            if !complete {
-                result = Some(found);
-                break;
-            }
-            on_info(&info(&found));
-            result = Some(found);
-            if score.abs() >= MATE_BOUND && MATE - score.abs() + 2 <= depth as i32 {
+            let pv = self.pv[0].to_vec();
+            let deeper = deepening.record(
+                depth,
+                complete,
+                moves[0],
+                score,
+                pv,
+                self.seldepth as u32,
+                &self.stopper,
+                on_info,
+            );
+            if !deeper {
                 break;
             }
         }
-        // Nodes and time of the whole search, including an abandoned last iteration.
-        let (nodes, time) = (self.stopper.nodes, self.stopper.elapsed());
-        Some(result.map_or_else(
-            || SearchResult {
-                best: fallback,
-                score: Score::Cp(game.evaluate(root).clamp(-EVAL_LIMIT, EVAL_LIMIT)),
-                depth: 0,
-                seldepth: 0,
-                nodes,
-                time,
-                pv: vec![fallback],
-            },
-            |r| SearchResult { nodes, time, ..r },
-        ))
+        let eval = game.evaluate(root).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        Some(deepening.finish(&self.stopper, fallback, eval))
     }
 
     pub fn root_values(

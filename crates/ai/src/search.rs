@@ -2,9 +2,9 @@
 //! game's seat count, and the reports it gives (UCI-style `info`, the final result).
 
 use crate::alphabeta::AlphaBeta;
-use crate::limits::{Control, Limits};
+use crate::limits::{Control, Limits, Stopper};
 use crate::maxn::MaxN;
-use crate::score::Score;
+use crate::score::{Score, MATE, MATE_BOUND};
 use libro_core::{Game, Heuristic};
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
@@ -81,6 +81,82 @@ pub struct SearchResult<M> {
     pub time: Duration,
     /// The expected line, starting with `best`.
     pub pv: Vec<M>,
+}
+
+/// The bookkeeping of iterative deepening that alpha-beta and max^n share: each
+/// iteration's result, the `info` reports, when to stop deepening, and the final answer.
+pub(crate) struct Deepening<M> {
+    result: Option<SearchResult<M>>,
+}
+
+impl<M: Copy> Deepening<M> {
+    pub fn new() -> Self {
+        Deepening { result: None }
+    }
+
+    /// Takes the result of the iteration at `depth` (`best` first in `pv`), searched to
+    /// the end or stopped partway (which still decided between the moves it finished).
+    /// Returns whether to go deeper: not after a stopped iteration, nor once a won or lost
+    /// game is seen within the depth searched.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record(
+        &mut self,
+        depth: u32,
+        complete: bool,
+        best: M,
+        score: i32,
+        pv: Vec<M>,
+        seldepth: u32,
+        stopper: &Stopper,
+        on_info: &mut dyn FnMut(&SearchInfo<M>),
+    ) -> bool {
+        let found = SearchResult {
+            best,
+            score: Score::from_internal(score),
+            depth: if complete { depth } else { depth - 1 },
+            seldepth,
+            nodes: stopper.nodes,
+            time: stopper.elapsed(),
+            pv,
+        };
+        if complete {
+            on_info(&info(&found));
+        }
+        self.result = Some(found);
+        complete && !(score.abs() >= MATE_BOUND && MATE - score.abs() + 2 <= depth as i32)
+    }
+
+    /// The answer: the last iteration's, with the nodes and time of the whole search; or,
+    /// if none finished a move, `fallback` at its static value `eval`.
+    pub fn finish(self, stopper: &Stopper, fallback: M, eval: i32) -> SearchResult<M> {
+        let (nodes, time) = (stopper.nodes, stopper.elapsed());
+        match self.result {
+            Some(r) => SearchResult { nodes, time, ..r },
+            None => SearchResult {
+                best: fallback,
+                score: Score::Cp(eval),
+                depth: 0,
+                seldepth: 0,
+                nodes,
+                time,
+                pv: vec![fallback],
+            },
+        }
+    }
+}
+
+/// The UCI-style report of a result.
+pub(crate) fn info<M: Copy>(r: &SearchResult<M>) -> SearchInfo<M> {
+    let micros = r.time.as_micros().max(1);
+    SearchInfo {
+        depth: r.depth,
+        seldepth: r.seldepth,
+        score: r.score,
+        nodes: r.nodes,
+        nps: (u128::from(r.nodes) * 1_000_000 / micros) as u64,
+        time: r.time,
+        pv: r.pv.clone(),
+    }
 }
 
 /// The search used for games of three or more seats.
