@@ -1,75 +1,19 @@
 //! The server over real HTTP and WebSocket connections: creating games, seat links, moves,
 //! refusals of wrong seats and malformed requests, restart from the database, and records.
 
+mod common;
+
+use common::{get, http, post, start, start_with, temp_db};
 use futures_util::{SinkExt, StreamExt};
-use libro_server::{SqliteStore, Store};
+use libro_server::SqliteStore;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
-
-struct Server {
-    addr: SocketAddr,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
-async fn start_with(store: Arc<dyn Store>) -> Server {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(async move {
-        libro_server::serve(listener, store).await.unwrap();
-    });
-    Server { addr, task }
-}
-
-async fn start() -> Server {
-    start_with(Arc::new(SqliteStore::in_memory().unwrap())).await
-}
-
-fn temp_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("libro-server-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("libro.db")
-}
-
-/// A plain HTTP/1.1 request; returns the status and the body parsed as JSON (or a string).
-async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let body = body.unwrap_or("");
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).await.unwrap();
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, rest) = text.split_once("\r\n\r\n").expect("an HTTP response");
-    let status: u16 = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let value = serde_json::from_str(rest).unwrap_or(Value::String(rest.to_string()));
-    (status, value)
-}
-
-async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
-    http(addr, "POST", path, Some(&body.to_string())).await
-}
-
-async fn get(addr: SocketAddr, path: &str) -> (u16, Value) {
-    http(addr, "GET", path, None).await
-}
 
 fn token_of(created: &Value, seat: usize) -> String {
     let link = created["seats"][seat]["link"]
@@ -394,7 +338,7 @@ async fn forcado_tells_why_a_capture_is_forced() {
 async fn a_restarted_server_continues_every_game_where_it_was() {
     let db = temp_db("restart");
     let (id, w, b, history) = {
-        let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap())).await;
+        let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap()), None).await;
         let (id, created) = create(
             srv.addr,
             json!({"ruleset": "short-assize", "players": ["human", "human"]}),
@@ -419,7 +363,7 @@ async fn a_restarted_server_continues_every_game_where_it_was() {
         (id, w, b, (fid, fallas))
     };
     // A new server on the same file.
-    let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap())).await;
+    let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap()), None).await;
     let s = state(srv.addr, &id).await;
     let texts: Vec<&str> = s["history"]
         .as_array()

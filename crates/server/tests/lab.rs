@@ -2,70 +2,19 @@
 //! on a restarted server plays only the games it lacks, the same games the same seed
 //! gives; bad requests are refused with a reason.
 
+mod common;
+
+use common::{get, http, post, start_with, temp_db};
 use libro_lab::{GameRow, RunPlan, Study};
 use libro_server::{SqliteStore, Store};
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
-struct Server {
-    addr: SocketAddr,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
-async fn start_with(store: Arc<dyn Store>) -> Server {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(async move {
-        // Two threads per run whatever the machine: the games come back out of order.
-        libro_server::serve_with(listener, store, 2).await.unwrap();
-    });
-    Server { addr, task }
-}
-
-fn temp_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("libro-lab-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("libro.db")
-}
-
-/// A plain HTTP/1.1 request; the status and the body (JSON if it parses, else text).
-async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let body = body.unwrap_or("");
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).await.unwrap();
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, rest) = text.split_once("\r\n\r\n").expect("an HTTP response");
-    let status: u16 = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let value = serde_json::from_str(rest).unwrap_or(Value::String(rest.to_string()));
-    (status, value)
-}
-
-async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
-    http(addr, "POST", path, Some(&body.to_string())).await
-}
-
-async fn get(addr: SocketAddr, path: &str) -> (u16, Value) {
-    http(addr, "GET", path, None).await
-}
+/// Two threads per run whatever the machine: the games come back out of order.
+const LAB_THREADS: usize = 2;
 
 /// Polls a run until it is no longer playing; returns its progress.
 async fn wait_idle(addr: SocketAddr, id: i64) -> Value {
@@ -105,7 +54,11 @@ fn ints(v: &Value) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_plays_every_game_and_its_report_adds_up() {
-    let srv = start_with(Arc::new(SqliteStore::in_memory().unwrap())).await;
+    let srv = start_with(
+        Arc::new(SqliteStore::in_memory().unwrap()),
+        Some(LAB_THREADS),
+    )
+    .await;
     let a = srv.addr;
     let (status, created) = post(
         a,
@@ -200,7 +153,7 @@ async fn a_stopped_run_continues_after_a_restart_without_replaying_stored_games(
     let request = json!({"ruleset": "forcado-ludii", "players": ["random"], "games": 3000,
                          "seed": 11, "max_plies": 2000});
     let (id, before) = {
-        let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap())).await;
+        let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap()), Some(LAB_THREADS)).await;
         let (status, created) = post(srv.addr, "/api/lab/runs", request.clone()).await;
         assert_eq!(status, 200, "{created}");
         let id = created["id"].as_i64().unwrap();
@@ -225,7 +178,7 @@ async fn a_stopped_run_continues_after_a_restart_without_replaying_stored_games(
     };
 
     // A new server on the same database: the run is listed as stopped and continues.
-    let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap())).await;
+    let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap()), Some(LAB_THREADS)).await;
     let a = srv.addr;
     let (_, v) = get(a, &format!("/api/lab/runs/{id}")).await;
     assert_eq!(v["status"], "stopped", "{v}");
@@ -292,7 +245,11 @@ async fn a_stopped_run_continues_after_a_restart_without_replaying_stored_games(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_lab_requests_are_refused_with_the_reason() {
-    let srv = start_with(Arc::new(SqliteStore::in_memory().unwrap())).await;
+    let srv = start_with(
+        Arc::new(SqliteStore::in_memory().unwrap()),
+        Some(LAB_THREADS),
+    )
+    .await;
     let a = srv.addr;
     let base = json!({"ruleset": "fallas", "players": ["random"], "games": 10});
     let with = |k: &str, v: Value| {
@@ -366,7 +323,7 @@ async fn a_malformed_stored_run_is_an_error_not_a_panic() {
             "INSERT INTO lab_games (run, reading, idx, row) VALUES ({good}, '', 0, '{{\"reading\":\"\"')"
         ));
     }
-    let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap())).await;
+    let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap()), Some(LAB_THREADS)).await;
     let a = srv.addr;
     let (status, list) = get(a, "/api/lab/runs").await;
     assert_eq!(status, 200, "{list}");
