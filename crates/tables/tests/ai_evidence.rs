@@ -105,12 +105,12 @@ fn greedy_hits_the_blot_and_material_counts_the_pips_sent_back() {
 /// Plays the strongest search against `baseline` in Fallas and checks A's score. Run:
 ///
 /// ```text
-/// LIBRO_MATCH_AI=ai:4 LIBRO_MATCH_GAMES=20 LIBRO_MATCH_THREADS=2 \
+/// LIBRO_MATCH_AI=ai:8 LIBRO_MATCH_GAMES=20 LIBRO_MATCH_THREADS=2 \
 ///   cargo test -p libro-tables --release --test ai_evidence -- --ignored --nocapture --test-threads 1
 /// ```
 fn strongest_against(baseline: &str, target: f64) {
     let env_or = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
-    let ai: PlayerSpec = env_or("LIBRO_MATCH_AI", "ai:4").parse().expect("spec");
+    let ai: PlayerSpec = env_or("LIBRO_MATCH_AI", "ai:8").parse().expect("spec");
     let b: PlayerSpec = baseline.parse().expect("spec");
     let games: u32 = env_or("LIBRO_MATCH_GAMES", "20").parse().expect("games");
     let threads: usize = env_or("LIBRO_MATCH_THREADS", "2").parse().expect("threads");
