@@ -740,6 +740,78 @@ pub fn can_play_all(rules: &TablesRules, board: &Board, seat: usize, dice: Dice)
 mod tests {
     use super::*;
 
+    /// Every complete play's resulting position by brute force: each die in every order,
+    /// from every point that may move, with no ordering of the steps and nothing pruned.
+    fn brute_force(m: &mut Mover, dice: &mut Vec<u8>, out: &mut std::collections::HashSet<u128>) {
+        if dice.is_empty() || m.all_off() {
+            out.insert(m.key);
+            return;
+        }
+        for i in 0..dice.len() {
+            let die = dice.remove(i);
+            let mut sources = m.sources();
+            while sources != 0 {
+                let from = (31 - sources.leading_zeros()) as u8;
+                sources &= !(1 << from);
+                if let Some(to) = m.target(from, die) {
+                    let hit = m.apply(from, to);
+                    brute_force(m, dice, out);
+                    m.undo(from, to, hit);
+                }
+            }
+            dice.insert(i, die);
+        }
+    }
+
+    #[test]
+    fn the_plays_listed_are_every_distinct_complete_play_once() {
+        use libro_core::{Game, Ruleset, Turn};
+        use rand::{Rng, SeedableRng};
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../rulesets/fallas.toml"
+        ))
+        .expect("rulesets/fallas.toml");
+        let rules = std::sync::Arc::new(TablesRules::from_toml(&text, "fallas.toml", &[]).unwrap());
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut checked = 0;
+        for seed in 0..300 {
+            let mut g = rules.new_game(seed);
+            while let Some(turn) = (!g.is_over()).then(|| g.turn()) {
+                let Turn::Seat(seat) = turn else {
+                    let roll = g.sample_chance();
+                    g.apply_chance(roll);
+                    continue;
+                };
+                let crate::game::Phase::Move(_, dice) = g.phase() else {
+                    unreachable!("a seat to move has dice")
+                };
+                let mut plays = crate::PlayList::new();
+                g.legal_moves(&mut plays);
+                let mut expected = std::collections::HashSet::new();
+                let mut m = Mover::new(&rules, g.board(), seat.index());
+                brute_force(&mut m, &mut dice.values().to_vec(), &mut expected);
+                let listed: Vec<u128> = plays
+                    .iter()
+                    .map(|p| {
+                        let mut m = Mover::new(&rules, g.board(), seat.index());
+                        for step in p.steps() {
+                            m.apply(step.from(), step.to());
+                        }
+                        m.key
+                    })
+                    .collect();
+                let distinct: std::collections::HashSet<u128> = listed.iter().copied().collect();
+                assert_eq!(distinct.len(), listed.len(), "{g}: a position listed twice");
+                assert_eq!(distinct, expected, "{g}");
+                checked += 1;
+                let play = plays[rng.gen_range(0..plays.len())];
+                g.play(play);
+            }
+        }
+        assert!(checked > 5000, "{checked}");
+    }
+
     #[test]
     fn occupancy_masks_match_the_counts() {
         let mut counts = [0u8; 26];
