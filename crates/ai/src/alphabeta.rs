@@ -182,7 +182,8 @@ impl<G: Heuristic> AlphaBeta<G> {
                 break;
             }
         }
-        Some(deepening.finish(&self.stopper, fallback, self.eval(game, side)))
+        let eval = || self.eval(game, side);
+        Some(deepening.finish(&self.stopper, fallback, eval))
     }
 
     /// Where the roll to come follows every move (tables), deeper plies cost a factor of

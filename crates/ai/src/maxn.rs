@@ -111,7 +111,7 @@ impl<G: Heuristic> MaxN<G> {
                 break;
             }
         }
-        let eval = game.evaluate(root).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        let eval = || game.evaluate(root).clamp(-EVAL_LIMIT, EVAL_LIMIT);
         Some(deepening.finish(&self.stopper, fallback, eval))
     }
 

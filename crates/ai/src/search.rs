@@ -127,14 +127,19 @@ impl<M: Copy> Deepening<M> {
     }
 
     /// The answer: the last iteration's, with the nodes and time of the whole search; or,
-    /// if none finished a move, `fallback` at its static value `eval`.
-    pub fn finish(self, stopper: &Stopper, fallback: M, eval: i32) -> SearchResult<M> {
+    /// if none finished a move, `fallback` at its static value (`eval` is asked only then).
+    pub fn finish(
+        self,
+        stopper: &Stopper,
+        fallback: M,
+        eval: impl FnOnce() -> i32,
+    ) -> SearchResult<M> {
         let (nodes, time) = (stopper.nodes, stopper.elapsed());
         match self.result {
             Some(r) => SearchResult { nodes, time, ..r },
             None => SearchResult {
                 best: fallback,
-                score: Score::Cp(eval),
+                score: Score::Cp(eval()),
                 depth: 0,
                 seldepth: 0,
                 nodes,

@@ -109,10 +109,7 @@ impl Position {
         let mut pseudo = MoveList::new();
         for t in 0..r.pieces.len() as u8 {
             let tb = r.table(us, t);
-            let cannot = r.pieces[t as usize].cannot_capture;
-            let capt = (0..r.pieces.len())
-                .filter(|&v| cannot >> v & 1 != 0)
-                .fold(enemy, |b, v| b & !self.type_bb[v]);
+            let capt = self.capturable_by(r, t, enemy);
             for sq in self.type_bb[t as usize] & own {
                 let q = tb.quiet[sq.index()];
                 // Moves that may also capture land on anything not friendly, ghosts included.

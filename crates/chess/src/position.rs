@@ -496,6 +496,18 @@ impl Position {
         acc
     }
 
+    /// The squares of `capturable` that a piece of type `t` may capture on: all of them
+    /// but those of the types it may not take (the fil never takes a fil).
+    #[inline(always)]
+    pub(crate) fn capturable_by(&self, r: &ChessRules, t: u8, capturable: Bitboard) -> Bitboard {
+        let cannot = r.pieces[t as usize].cannot_capture;
+        if cannot == 0 {
+            capturable
+        } else {
+            capturable & !self.types_bb(cannot)
+        }
+    }
+
     #[inline(always)]
     fn types_bb(&self, types: u8) -> Bitboard {
         let mut b = Bitboard::EMPTY;
@@ -699,12 +711,7 @@ impl Position {
         let mut king_safe: Option<Bitboard> = None;
         if let Some(ksq) = king {
             let k = r.royal.expect("a king square implies a royal type");
-            let kcannot = r.pieces[k as usize].cannot_capture;
-            let kcapt = if kcannot == 0 {
-                capturable
-            } else {
-                capturable & !self.types_bb(kcannot)
-            };
+            let kcapt = self.capturable_by(r, k, capturable);
             let candidates = self.piece_targets(r, us, k, ksq, empty, kcapt);
             let attacking = self.seats_bb(attackers);
             let checkers = if candidates.any() && attacking.count() <= 3 * (candidates.count() + 1)
@@ -745,12 +752,7 @@ impl Position {
             if bb.is_empty() {
                 continue;
             }
-            let cannot = r.pieces[t as usize].cannot_capture;
-            let capt = if cannot == 0 {
-                capturable
-            } else {
-                capturable & !self.types_bb(cannot)
-            };
+            let capt = self.capturable_by(r, t, capturable);
             for sq in bb {
                 let mut targets = self.piece_targets(r, us, t, sq, empty, capt) & evasion;
                 if pinned.contains(sq) {
@@ -837,12 +839,7 @@ impl Position {
         sink: &mut S,
     ) {
         let k = r.royal.expect("a king square implies a royal type");
-        let cannot = r.pieces[k as usize].cannot_capture;
-        let capt = if cannot == 0 {
-            capturable
-        } else {
-            capturable & !self.types_bb(cannot)
-        };
+        let capt = self.capturable_by(r, k, capturable);
         let targets = self.piece_targets(r, us, k, ksq, empty, capt);
         let occ = if self.stacked.contains(ksq) {
             self.occ
@@ -964,12 +961,7 @@ impl Position {
             if bb.is_empty() {
                 continue;
             }
-            let cannot = r.pieces[t as usize].cannot_capture;
-            let capt = if cannot == 0 {
-                capturable
-            } else {
-                capturable & !self.types_bb(cannot)
-            };
+            let capt = self.capturable_by(r, t, capturable);
             for sq in bb {
                 if self.piece_targets(r, us, t, sq, empty, capt).any() {
                     return true;
