@@ -8,7 +8,7 @@
 //! 100. Nothing here allocates: the falla check runs the move generator's own search for a
 //! complete play on one reused [`Mover`] per seat, roll by roll.
 
-use crate::dice::MAX_DICE;
+use crate::dice::Dice;
 use crate::game::{Phase, TablesGame};
 use crate::movegen::Mover;
 use crate::notation::{Play, BAR, OFF};
@@ -40,8 +40,8 @@ struct Tables {
     rules: Weak<TablesRules>,
     rolls: Vec<(u32, u32)>,
     total: u32,
-    /// Every roll's number of dice, distinct orders and weight (for the falla check).
-    orders: Vec<(usize, arrayvec::ArrayVec<[u8; MAX_DICE], 6>, u32)>,
+    /// Every roll and its weight (for the falla check).
+    dice: Vec<(Dice, u32)>,
 }
 
 thread_local! {
@@ -64,16 +64,16 @@ fn tables(rules: &Arc<TablesRules>) -> Rc<Tables> {
             .map(|c| (distances(c.outcome.values()), c.weight))
             .collect();
         let total = rules.rolls().first().map_or(1, |c| c.total);
-        let orders = rules
+        let dice = rules
             .rolls()
             .iter()
-            .map(|c| (c.outcome.values().len(), c.outcome.orders(), c.weight))
+            .map(|c| (c.outcome, c.weight))
             .collect();
         let t = Rc::new(Tables {
             rules: Arc::downgrade(rules),
             rolls,
             total,
-            orders,
+            dice,
         });
         *slot = Some(t.clone());
         t
@@ -108,8 +108,8 @@ pub(crate) fn falla_weight(
     let t = tables(rules);
     let mut mover = Mover::new(rules, board, seat);
     let mut weight = 0;
-    for (len, orders, w) in &t.orders {
-        if !mover.can_finish_in(*len, orders) {
+    for (dice, w) in &t.dice {
+        if !mover.can_finish(dice.values()) {
             weight += w;
         }
     }

@@ -272,56 +272,87 @@ impl Mover {
         self.key = self.key.wrapping_add(1 << (4 * (f - 1)));
     }
 
-    /// Depth-first search over the dice in `order`: every sequence of legal steps, ending
-    /// when the dice are used up, when every checker is off, or when no die can be played.
+    /// The points a checker may move from with `die` right now, as a bit mask (the
+    /// [`Mover::target`] test for every source at once).
+    #[inline]
+    fn movable(&self, die: u8) -> u32 {
+        let sources = self.sources();
+        // Staying on the board: from a point above the die to one not closed.
+        let mut mask = sources & (!self.closed << die) & !((2u32 << die) - 1);
+        if self.occ & self.outside == 0 {
+            mask |= sources & (1 << die);
+            let highest = 31 - self.occ.leading_zeros();
+            if !self.exact && highest < u32::from(die) {
+                mask |= sources & (1 << highest);
+            }
+        }
+        mask
+    }
+
+    /// Depth-first search over the remaining `dice` (highest first): every sequence of legal
+    /// steps, ending when the dice are used up, when every checker is off, or when no die
+    /// can be played.
     ///
-    /// Each step starts from a point no higher than the step before. Any legal sequence can
-    /// be put in that order: two steps in a row from a lower point `p` and then a higher
-    /// point `q` (the second not moving the checker the first landed, which is lower still)
-    /// may swap. The swap keeps the steps, so the position reached, and stays legal: the
-    /// landings are the same points; bearing off from `q` needed the checker from `p` home
-    /// already (as `p < q`), and bearing off from `p` by a higher die was not allowed while
-    /// `q` stood above it, so it was exact; and the bar, the highest point, goes first.
+    /// Each multiset of steps is searched once, in one order: each step starts from a
+    /// point no higher than the step before, and two steps from the same point take the
+    /// higher die first. Any legal sequence can be put in that order: two steps in a row
+    /// from a lower point `p` and then a higher point `q` (the second not moving the checker
+    /// the first landed, which is lower still) may swap. The swap keeps the steps, so the
+    /// position reached, and stays legal: the landings are the same points; bearing off
+    /// from `q` needed the checker from `p` home already (as `p < q`), and bearing off from
+    /// `p` by a higher die was not allowed while `q` stood above it, so it was exact; and
+    /// the bar, the highest point, goes first. Steps from the same point move different
+    /// checkers, each legal or not whatever the order among them.
     /// Returns true if the sink stops.
     fn search<S: Sink>(
         &mut self,
-        order: &[u8],
+        dice: &[u8],
         depth: usize,
-        prev_from: u8,
+        prev: (u8, u8),
         steps: &mut [Step; MAX_DICE],
         sink: &mut S,
     ) -> bool {
-        if depth == order.len() || self.all_off() {
+        if dice.is_empty() || self.all_off() {
             return sink.complete(self.key, &steps[..depth]);
         }
-        let die = order[depth];
-        let mut sources = self.sources();
-        sources &= (2u32 << prev_from) - 1;
+        let (prev_from, prev_die) = prev;
+        let below = (2u32 << prev_from) - 1;
         let mut moved = false;
-        if depth + 1 == order.len() {
-            // The last die: each step ends a sequence, so only its key is worked out.
-            while sources != 0 {
-                let from = (31 - sources.leading_zeros()) as u8;
-                sources &= !(1 << from);
-                if let Some(to) = self.target(from, die) {
-                    moved = true;
+        for (i, &die) in dice.iter().enumerate() {
+            if i > 0 && dice[i - 1] == die {
+                continue;
+            }
+            let mut froms = self.movable(die) & below;
+            if die > prev_die {
+                froms &= !(1 << prev_from);
+            }
+            moved |= froms != 0;
+            if dice.len() == 1 {
+                // The last die: each step ends a sequence, so only its key is worked out.
+                while froms != 0 {
+                    let from = (31 - froms.leading_zeros()) as u8;
+                    froms &= !(1 << from);
+                    let to = from.saturating_sub(die);
                     let hit = self.would_hit(to);
                     steps[depth] = Step::raw(from, to, hit);
                     if sink.complete(self.key_after(from, to, hit), &steps[..=depth]) {
                         return true;
                     }
                 }
+                continue;
             }
-            return !moved && sink.dead_end(self.key, &steps[..depth]);
-        }
-        while sources != 0 {
-            let from = (31 - sources.leading_zeros()) as u8;
-            sources &= !(1 << from);
-            if let Some(to) = self.target(from, die) {
-                moved = true;
+            let mut rest = [0u8; MAX_DICE];
+            for (k, slot) in rest.iter_mut().enumerate() {
+                *slot = dice.get(k + usize::from(k >= i)).copied().unwrap_or(0);
+            }
+            let rest = &rest[..dice.len() - 1];
+            while froms != 0 {
+                let from = (31 - froms.leading_zeros()) as u8;
+                froms &= !(1 << from);
+                let to = from.saturating_sub(die);
                 let hit = self.apply(from, to);
                 steps[depth] = Step::raw(from, to, hit);
-                let stop = self.search(order, depth + 1, from, steps, sink);
+                let stop = self.search(rest, depth + 1, (from, die), steps, sink);
                 self.undo(from, to, hit);
                 if stop {
                     return true;
@@ -344,30 +375,19 @@ impl Mover {
         key
     }
 
-    /// Runs [`Mover::search`] for every distinct order of `dice`.
+    /// Runs [`Mover::search`] from the start of the turn with `dice`, in any order.
     fn search_all<S: Sink>(&mut self, dice: &[u8], sink: &mut S) -> bool {
         let mut steps = [Step::raw(1, 0, false); MAX_DICE];
-        let orders = orders(dice);
-        orders
-            .iter()
-            .any(|order| self.search(&order[..dice.len()], 0, BAR, &mut steps, sink))
+        let mut sorted = [0u8; MAX_DICE];
+        let n = dice.len().min(MAX_DICE);
+        sorted[..n].copy_from_slice(&dice[..n]);
+        sorted[..n].sort_unstable_by(|a, b| b.cmp(a));
+        self.search(&sorted[..n], 0, (BAR, u8::MAX), &mut steps, sink)
     }
 
     /// Whether the remaining `dice` can all be played from here (or every checker borne off).
     pub fn can_finish(&mut self, dice: &[u8]) -> bool {
         dice.is_empty() || self.all_off() || self.search_all(dice, &mut Exists)
-    }
-
-    /// [`Mover::can_finish`] for dice of `len` values given by their distinct orders
-    /// (precomputed by callers that test the same rolls over and over).
-    pub(crate) fn can_finish_in(&mut self, len: usize, orders: &[[u8; MAX_DICE]]) -> bool {
-        if len == 0 || self.all_off() {
-            return true;
-        }
-        let mut steps = [Step::raw(1, 0, false); MAX_DICE];
-        orders
-            .iter()
-            .any(|order| self.search(&order[..len], 0, BAR, &mut steps, &mut Exists))
     }
 
     /// The resulting positions reachable with `dice` (all used, all off, or stuck), with the
@@ -740,42 +760,71 @@ pub fn can_play_all(rules: &TablesRules, board: &Board, seat: usize, dice: Dice)
 mod tests {
     use super::*;
 
-    /// Every complete play's resulting position by brute force: each die in every order,
-    /// from every point that may move, with no ordering of the steps and nothing pruned.
-    fn brute_force(m: &mut Mover, dice: &mut Vec<u8>, out: &mut std::collections::HashSet<u128>) {
+    /// Every play's resulting position by brute force, with the dice it uses: each die in
+    /// every order, from every point that may move, with no ordering of the steps and
+    /// nothing pruned; a sequence ends when the dice are used, every checker is off (which
+    /// counts as all dice) or no die can move.
+    fn brute_force(
+        m: &mut Mover,
+        dice: &mut Vec<u8>,
+        used: usize,
+        out: &mut std::collections::HashSet<(u128, usize)>,
+    ) {
         if dice.is_empty() || m.all_off() {
-            out.insert(m.key);
+            out.insert((m.key, used + dice.len()));
             return;
         }
+        let mut moved = false;
         for i in 0..dice.len() {
             let die = dice.remove(i);
-            let mut sources = m.sources();
-            while sources != 0 {
-                let from = (31 - sources.leading_zeros()) as u8;
-                sources &= !(1 << from);
-                if let Some(to) = m.target(from, die) {
+            for from in 1..=BAR {
+                if m.me[usize::from(from)] == 0 {
+                    continue;
+                }
+                if let Ok(to) = m.explain(from, die) {
+                    moved = true;
                     let hit = m.apply(from, to);
-                    brute_force(m, dice, out);
+                    brute_force(m, dice, used + 1, out);
                     m.undo(from, to, hit);
                 }
             }
             dice.insert(i, die);
         }
+        if !moved {
+            out.insert((m.key, used));
+        }
     }
 
-    #[test]
-    fn the_plays_listed_are_every_distinct_complete_play_once() {
+    /// Replays `play` step by step, each with a die still unused that moves that checker
+    /// there by the rules, with the hit marked as it happens; returns the position's key.
+    fn replay(m: &mut Mover, play: &Play, dice: &[u8]) -> u128 {
+        let mut left = dice.to_vec();
+        for step in play.steps() {
+            let i = left
+                .iter()
+                .position(|&d| m.explain(step.from(), d) == Ok(step.to()))
+                .unwrap_or_else(|| panic!("{play}: no unused die of {dice:?} plays {step:?}"));
+            left.remove(i);
+            assert_eq!(
+                m.would_hit(step.to()),
+                step.hit(),
+                "{play}: the hit of {step:?}"
+            );
+            m.apply(step.from(), step.to());
+        }
+        m.key
+    }
+
+    /// Checks, at every decision of `games` random games, that the listed plays are legal
+    /// and are exactly the distinct resulting positions of the plays using the most dice
+    /// (under the falla, only complete plays), each listed once. Returns the decisions.
+    fn check_listed_plays(rules: TablesRules, games: u64) -> usize {
         use libro_core::{Game, Ruleset, Turn};
         use rand::{Rng, SeedableRng};
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../rulesets/fallas.toml"
-        ))
-        .expect("rulesets/fallas.toml");
-        let rules = std::sync::Arc::new(TablesRules::from_toml(&text, "fallas.toml", &[]).unwrap());
+        let rules = std::sync::Arc::new(rules);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let mut checked = 0;
-        for seed in 0..300 {
+        for seed in 0..games {
             let mut g = rules.new_game(seed);
             while let Some(turn) = (!g.is_over()).then(|| g.turn()) {
                 let Turn::Seat(seat) = turn else {
@@ -788,17 +837,23 @@ mod tests {
                 };
                 let mut plays = crate::PlayList::new();
                 g.legal_moves(&mut plays);
-                let mut expected = std::collections::HashSet::new();
+                let mut found = std::collections::HashSet::new();
                 let mut m = Mover::new(&rules, g.board(), seat.index());
-                brute_force(&mut m, &mut dice.values().to_vec(), &mut expected);
+                brute_force(&mut m, &mut dice.values().to_vec(), 0, &mut found);
+                let most = found.iter().map(|&(_, used)| used).max().unwrap_or(0);
+                let expected: std::collections::HashSet<u128> = found
+                    .iter()
+                    .filter(|&&(_, used)| used == most && (used == dice.len() || !rules.falla))
+                    .map(|&(key, _)| key)
+                    .collect();
                 let listed: Vec<u128> = plays
                     .iter()
                     .map(|p| {
-                        let mut m = Mover::new(&rules, g.board(), seat.index());
-                        for step in p.steps() {
-                            m.apply(step.from(), step.to());
-                        }
-                        m.key
+                        replay(
+                            &mut Mover::new(&rules, g.board(), seat.index()),
+                            p,
+                            dice.values(),
+                        )
                     })
                     .collect();
                 let distinct: std::collections::HashSet<u128> = listed.iter().copied().collect();
@@ -809,7 +864,53 @@ mod tests {
                 g.play(play);
             }
         }
+        checked
+    }
+
+    fn fallas_with(edit: &[(&str, &str)], options: &[(&str, &str)]) -> TablesRules {
+        let mut text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../rulesets/fallas.toml"
+        ))
+        .expect("rulesets/fallas.toml");
+        for (from, to) in edit {
+            assert!(text.contains(from), "fallas.toml has `{from}`");
+            text = text.replace(from, to);
+        }
+        let options: Vec<(String, String)> = options
+            .iter()
+            .map(|&(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        TablesRules::from_toml(&text, "fallas.toml", &options).unwrap()
+    }
+
+    #[test]
+    fn the_plays_listed_are_every_distinct_complete_play_once() {
+        let checked = check_listed_plays(fallas_with(&[], &[]), 300);
         assert!(checked > 5000, "{checked}");
+    }
+
+    #[test]
+    fn the_plays_listed_are_right_under_every_rule_option() {
+        let variants: [(&[(&str, &str)], &[(&str, &str)]); 4] = [
+            (&[], &[("bear_off", "exact")]),
+            (&[("falla = true", "falla = false")], &[]),
+            (
+                &[("falla = true", "falla = false")],
+                &[("bear_off", "exact")],
+            ),
+            (
+                &[
+                    ("hitting = true", "hitting = false"),
+                    ("enter_first = true", "enter_first = false"),
+                ],
+                &[],
+            ),
+        ];
+        for (edit, options) in variants {
+            let checked = check_listed_plays(fallas_with(edit, options), 60);
+            assert!(checked > 500, "{edit:?} {options:?}: {checked}");
+        }
     }
 
     #[test]
