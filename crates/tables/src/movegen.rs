@@ -70,6 +70,8 @@ pub(crate) struct Mover {
     closed: u32,
     /// Own points holding a lone opposing checker that may be hit (and has not been yet).
     blots: u32,
+    /// The lone opposing checkers at the start of the turn.
+    blots_at_start: u32,
     /// Bits of points outside the home table, the bar included.
     outside: u32,
     /// The resulting position, exactly, relative to the start of the turn: the change in own
@@ -110,6 +112,28 @@ fn occupancy(counts: &[u8; 26]) -> (u32, u32) {
 
 const HIT_SHIFT: u32 = 100;
 
+/// A checker's weight in [`Mover::key`] on each point (none off the board, at 0).
+const UNIT: [u128; 26] = {
+    let mut unit = [0u128; 26];
+    let mut p = 1;
+    while p < 26 {
+        unit[p] = 1 << (4 * (p - 1));
+        p += 1;
+    }
+    unit
+};
+
+/// The mark in [`Mover::key`] of a hit on each point 1–24.
+const HIT: [u128; 26] = {
+    let mut hit = [0u128; 26];
+    let mut p = 1;
+    while p < 25 {
+        hit[p] = 1 << (HIT_SHIFT as usize + p - 1);
+        p += 1;
+    }
+    hit
+};
+
 /// Bits of the points 1–24.
 const POINT_BITS: u32 = ((1 << 25) - 1) & !1;
 
@@ -144,6 +168,7 @@ impl Mover {
             occ,
             closed,
             blots,
+            blots_at_start: blots,
             outside,
             key: 0,
             checkers: rules.checkers,
@@ -164,7 +189,7 @@ impl Mover {
     /// The points a die may move a checker from right now (the bar alone while it is occupied).
     #[inline]
     fn sources(&self) -> u32 {
-        if self.enter_first && self.me[usize::from(BAR)] > 0 {
+        if self.enter_first && self.occ >> BAR & 1 == 1 {
             1 << BAR
         } else {
             self.occ
@@ -235,18 +260,17 @@ impl Mover {
         if self.me[f] == 0 {
             self.occ &= !(1 << from);
         }
-        self.key = self.key.wrapping_sub(1 << (4 * (f - 1)));
         let t = usize::from(to);
+        self.key = self.key.wrapping_sub(UNIT[f]).wrapping_add(UNIT[t]);
         self.me[t] += 1;
         if to == OFF {
             return false;
         }
         self.occ |= 1 << to;
-        self.key = self.key.wrapping_add(1 << (4 * (t - 1)));
         let hit = self.blots >> to & 1 == 1;
         if hit {
             self.blots &= !(1 << to);
-            self.key = self.key.wrapping_add(1 << (HIT_SHIFT + u32::from(to) - 1));
+            self.key = self.key.wrapping_add(HIT[t]);
         }
         hit
     }
@@ -254,22 +278,20 @@ impl Mover {
     /// Takes back [`Mover::apply`].
     #[inline]
     pub fn undo(&mut self, from: u8, to: u8, hit: bool) {
-        let t = usize::from(to);
+        let (f, t) = (usize::from(from), usize::from(to));
+        self.key = self.key.wrapping_sub(UNIT[t]).wrapping_add(UNIT[f]);
         self.me[t] -= 1;
         if to != OFF {
             if self.me[t] == 0 {
                 self.occ &= !(1 << to);
             }
-            self.key = self.key.wrapping_sub(1 << (4 * (t - 1)));
             if hit {
                 self.blots |= 1 << to;
-                self.key = self.key.wrapping_sub(1 << (HIT_SHIFT + u32::from(to) - 1));
+                self.key = self.key.wrapping_sub(HIT[t]);
             }
         }
-        let f = usize::from(from);
         self.me[f] += 1;
         self.occ |= 1 << from;
-        self.key = self.key.wrapping_add(1 << (4 * (f - 1)));
     }
 
     /// The points a checker may move from with `die` right now, as a bit mask (the
@@ -289,6 +311,20 @@ impl Mover {
         mask
     }
 
+    /// Whether a checker that went from `from` with `first` and goes on with a higher
+    /// `second` reaches the same position by the other order (first `second`, then `first`):
+    /// it lands on the board, the other stop is open, and neither stop holds a lone
+    /// opposing checker (which one order would hit and the other not). The search then
+    /// takes only the higher die first.
+    #[inline]
+    fn same_either_way(&self, from: u8, first: u8, second: u8) -> bool {
+        let via = from - first;
+        let other = from - second;
+        via > second
+            && (self.closed >> other) & 1 == 0
+            && ((self.blots_at_start >> via) | (self.blots_at_start >> other)) & 1 == 0
+    }
+
     /// Depth-first search over the remaining `dice` (highest first): every sequence of legal
     /// steps, ending when the dice are used up, when every checker is off, or when no die
     /// can be played.
@@ -302,7 +338,9 @@ impl Mover {
     /// from `q` needed the checker from `p` home already (as `p < q`), and bearing off from
     /// `p` by a higher die was not allowed while `q` stood above it, so it was exact; and
     /// the bar, the highest point, goes first. Steps from the same point move different
-    /// checkers, each legal or not whatever the order among them.
+    /// checkers, each legal or not whatever the order among them. And a checker going on
+    /// from where the last step landed with a higher die is skipped when the other order
+    /// reaches the same position ([`Mover::same_either_way`]); that order is searched.
     /// Returns true if the sink stops.
     fn search<S: Sink>(
         &mut self,
@@ -325,6 +363,9 @@ impl Mover {
             let mut froms = self.movable(die) & below;
             if die > prev_die {
                 froms &= !(1 << prev_from);
+                if prev_from > prev_die && self.same_either_way(prev_from, prev_die, die) {
+                    froms &= !(1 << (prev_from - prev_die));
+                }
             }
             moved |= froms != 0;
             if dice.len() == 1 {
@@ -365,14 +406,13 @@ impl Mover {
     /// The key after moving a checker from `from` to `to` (see [`Mover::apply`]).
     #[inline]
     fn key_after(&self, from: u8, to: u8, hit: bool) -> u128 {
-        let mut key = self.key.wrapping_sub(1 << (4 * (u32::from(from) - 1)));
-        if to != OFF {
-            key = key.wrapping_add(1 << (4 * (u32::from(to) - 1)));
-            if hit {
-                key = key.wrapping_add(1 << (HIT_SHIFT + u32::from(to) - 1));
-            }
+        let (f, t) = (usize::from(from), usize::from(to));
+        let key = self.key.wrapping_sub(UNIT[f]).wrapping_add(UNIT[t]);
+        if hit {
+            key.wrapping_add(HIT[t])
+        } else {
+            key
         }
-        key
     }
 
     /// Runs [`Mover::search`] from the start of the turn with `dice`, in any order.
@@ -549,8 +589,9 @@ impl<B: MoveBuffer<Play>> Collect<'_, B> {
             self.seen.clear();
         }
         if self.seen.insert(key) {
-            self.out
-                .push(Play::new(steps).expect("at most three steps"));
+            self.out.push(Play {
+                steps: [0, 1, 2].map(|i| steps.get(i).copied()),
+            });
         }
     }
 }
@@ -577,18 +618,29 @@ const SET_MAX_BITS: u32 = 13;
 struct PlaySet {
     bits: u32,
     len: usize,
-    keys: Vec<u128>,
-    stamps: Vec<u32>,
+    /// Grow when `len` reaches this (half the slots) unless at [`SET_MAX_BITS`].
+    limit: usize,
+    /// Each slot's key and the stamp it was written with (a slot is empty unless its stamp
+    /// is the current one): one cache line holds both.
+    slots: Vec<(u128, u32)>,
     stamp: u32,
 }
 
 impl PlaySet {
     fn new() -> PlaySet {
+        PlaySet::with_bits(SET_MIN_BITS)
+    }
+
+    fn with_bits(bits: u32) -> PlaySet {
         PlaySet {
-            bits: SET_MIN_BITS,
+            bits,
             len: 0,
-            keys: vec![0; 1 << SET_MIN_BITS],
-            stamps: vec![0; 1 << SET_MIN_BITS],
+            limit: if bits < SET_MAX_BITS {
+                1 << (bits - 1)
+            } else {
+                usize::MAX
+            },
+            slots: vec![(0, 0); 1 << bits],
             stamp: 1,
         }
     }
@@ -597,7 +649,7 @@ impl PlaySet {
         self.len = 0;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
-            self.stamps.iter_mut().for_each(|s| *s = 0);
+            self.slots.iter_mut().for_each(|s| s.1 = 0);
             self.stamp = 1;
         }
     }
@@ -610,37 +662,34 @@ impl PlaySet {
     }
 
     /// Doubles the table, keeping the keys of the current stamp.
+    #[cold]
+    #[inline(never)]
     fn grow(&mut self) {
-        let old: Vec<u128> = (0..self.keys.len())
-            .filter(|&i| self.stamps[i] == self.stamp)
-            .map(|i| self.keys[i])
-            .collect();
-        self.bits += 1;
-        self.keys = vec![0; 1 << self.bits];
-        self.stamps = vec![0; 1 << self.bits];
-        self.stamp = 1;
-        self.len = 0;
-        for k in old {
-            self.insert(k);
+        let mut bigger = PlaySet::with_bits(self.bits + 1);
+        for &(key, stamp) in &self.slots {
+            if stamp == self.stamp {
+                bigger.insert(key);
+            }
         }
+        *self = bigger;
     }
 
     /// Inserts `key`; false if it was already there.
     #[inline]
     fn insert(&mut self, key: u128) -> bool {
-        if 2 * self.len >= self.keys.len() && self.bits < SET_MAX_BITS {
+        if self.len >= self.limit {
             self.grow();
         }
-        let mask = self.keys.len() - 1;
+        let mask = self.slots.len() - 1;
         let mut i = self.slot(key);
         loop {
-            if self.stamps[i] != self.stamp {
-                self.stamps[i] = self.stamp;
-                self.keys[i] = key;
+            let slot = &mut self.slots[i];
+            if slot.1 != self.stamp {
+                *slot = (key, self.stamp);
                 self.len += 1;
                 return true;
             }
-            if self.keys[i] == key {
+            if slot.0 == key {
                 return false;
             }
             i = (i + 1) & mask;

@@ -84,7 +84,7 @@ impl fmt::Display for Step {
 /// (only where the ruleset lets unplayable dice be forfeited), written `pass`.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Play {
-    steps: [Option<Step>; MAX_DICE],
+    pub(crate) steps: [Option<Step>; MAX_DICE],
 }
 
 impl Play {
