@@ -353,35 +353,16 @@ impl Mover {
         if dice.is_empty() || self.all_off() {
             return sink.complete(self.key, &steps[..depth]);
         }
-        let (prev_from, prev_die) = prev;
-        let below = (2u32 << prev_from) - 1;
+        if let [die] = *dice {
+            return self.search_last(die, depth, prev, steps, sink);
+        }
         let mut moved = false;
         for (i, &die) in dice.iter().enumerate() {
             if i > 0 && dice[i - 1] == die {
                 continue;
             }
-            let mut froms = self.movable(die) & below;
-            if die > prev_die {
-                froms &= !(1 << prev_from);
-                if prev_from > prev_die && self.same_either_way(prev_from, prev_die, die) {
-                    froms &= !(1 << (prev_from - prev_die));
-                }
-            }
+            let mut froms = self.froms(die, prev);
             moved |= froms != 0;
-            if dice.len() == 1 {
-                // The last die: each step ends a sequence, so only its key is worked out.
-                while froms != 0 {
-                    let from = (31 - froms.leading_zeros()) as u8;
-                    froms &= !(1 << from);
-                    let to = from.saturating_sub(die);
-                    let hit = self.would_hit(to);
-                    steps[depth] = Step::raw(from, to, hit);
-                    if sink.complete(self.key_after(from, to, hit), &steps[..=depth]) {
-                        return true;
-                    }
-                }
-                continue;
-            }
             let mut rest = [0u8; MAX_DICE];
             for (k, slot) in rest.iter_mut().enumerate() {
                 *slot = dice.get(k + usize::from(k >= i)).copied().unwrap_or(0);
@@ -393,7 +374,13 @@ impl Mover {
                 let to = from.saturating_sub(die);
                 let hit = self.apply(from, to);
                 steps[depth] = Step::raw(from, to, hit);
-                let stop = self.search(rest, depth + 1, (from, die), steps, sink);
+                // The last die is searched here rather than by a call: most nodes are there.
+                let stop = match *rest {
+                    [last] if !self.all_off() => {
+                        self.search_last(last, depth + 1, (from, die), steps, sink)
+                    }
+                    _ => self.search(rest, depth + 1, (from, die), steps, sink),
+                };
                 self.undo(from, to, hit);
                 if stop {
                     return true;
@@ -401,6 +388,49 @@ impl Mover {
             }
         }
         !moved && sink.dead_end(self.key, &steps[..depth])
+    }
+
+    /// [`Mover::search`] with one die left and checkers still on the board: each step ends
+    /// a sequence, so only its key is worked out.
+    #[inline(always)]
+    fn search_last<S: Sink>(
+        &mut self,
+        die: u8,
+        depth: usize,
+        prev: (u8, u8),
+        steps: &mut [Step; MAX_DICE],
+        sink: &mut S,
+    ) -> bool {
+        let mut froms = self.froms(die, prev);
+        if froms == 0 {
+            return sink.dead_end(self.key, &steps[..depth]);
+        }
+        while froms != 0 {
+            let from = (31 - froms.leading_zeros()) as u8;
+            froms &= !(1 << from);
+            let to = from.saturating_sub(die);
+            let hit = self.would_hit(to);
+            steps[depth] = Step::raw(from, to, hit);
+            if sink.complete(self.key_after(from, to, hit), &steps[..=depth]) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The points the search moves a checker from with `die` after the step `prev` (its
+    /// point and die): those [`Mover::movable`] allows, in the search's one order.
+    #[inline(always)]
+    fn froms(&self, die: u8, prev: (u8, u8)) -> u32 {
+        let (prev_from, prev_die) = prev;
+        let mut froms = self.movable(die) & ((2u32 << prev_from) - 1);
+        if die > prev_die {
+            froms &= !(1 << prev_from);
+            if prev_from > prev_die && self.same_either_way(prev_from, prev_die, die) {
+                froms &= !(1 << (prev_from - prev_die));
+            }
+        }
+        froms
     }
 
     /// The key after moving a checker from `from` to `to` (see [`Mover::apply`]).
