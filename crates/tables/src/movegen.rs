@@ -137,6 +137,12 @@ const HIT: [u128; 26] = {
 /// Bits of the points 1–24.
 const POINT_BITS: u32 = ((1 << 25) - 1) & !1;
 
+/// The mark in [`Mover::key`] of a hit on point `to`, or none.
+#[inline]
+fn hit_mark(to: usize, hit: bool) -> u128 {
+    HIT[to] & u128::from(hit).wrapping_neg()
+}
+
 impl Mover {
     pub fn new(rules: &TablesRules, board: &Board, seat: usize) -> Mover {
         let me = *board.counts(seat);
@@ -255,23 +261,15 @@ impl Mover {
     /// Moves a checker from `from` to `to`; returns whether it hit.
     #[inline]
     pub fn apply(&mut self, from: u8, to: u8) -> bool {
-        let f = usize::from(from);
+        // Without branches: which way they go is as good as random here.
+        let (f, t) = (usize::from(from), usize::from(to));
         self.me[f] -= 1;
-        if self.me[f] == 0 {
-            self.occ &= !(1 << from);
-        }
-        let t = usize::from(to);
-        self.key = self.key.wrapping_sub(UNIT[f]).wrapping_add(UNIT[t]);
+        self.occ &= !(u32::from(self.me[f] == 0) << from);
         self.me[t] += 1;
-        if to == OFF {
-            return false;
-        }
-        self.occ |= 1 << to;
+        self.occ |= (1 << to) & !(1 << OFF);
         let hit = self.blots >> to & 1 == 1;
-        if hit {
-            self.blots &= !(1 << to);
-            self.key = self.key.wrapping_add(HIT[t]);
-        }
+        self.blots &= !(u32::from(hit) << to);
+        self.key = self.key_after(from, to, hit);
         hit
     }
 
@@ -279,17 +277,14 @@ impl Mover {
     #[inline]
     pub fn undo(&mut self, from: u8, to: u8, hit: bool) {
         let (f, t) = (usize::from(from), usize::from(to));
-        self.key = self.key.wrapping_sub(UNIT[t]).wrapping_add(UNIT[f]);
+        self.key = self
+            .key
+            .wrapping_sub(UNIT[t])
+            .wrapping_add(UNIT[f])
+            .wrapping_sub(hit_mark(t, hit));
         self.me[t] -= 1;
-        if to != OFF {
-            if self.me[t] == 0 {
-                self.occ &= !(1 << to);
-            }
-            if hit {
-                self.blots |= 1 << to;
-                self.key = self.key.wrapping_sub(HIT[t]);
-            }
-        }
+        self.occ &= !(u32::from(self.me[t] == 0) << to);
+        self.blots |= u32::from(hit) << to;
         self.me[f] += 1;
         self.occ |= 1 << from;
     }
@@ -311,20 +306,6 @@ impl Mover {
         mask
     }
 
-    /// Whether a checker that went from `from` with `first` and goes on with a higher
-    /// `second` reaches the same position by the other order (first `second`, then `first`):
-    /// it lands on the board, the other stop is open, and neither stop holds a lone
-    /// opposing checker (which one order would hit and the other not). The search then
-    /// takes only the higher die first.
-    #[inline]
-    fn same_either_way(&self, from: u8, first: u8, second: u8) -> bool {
-        let via = from - first;
-        let other = from - second;
-        via > second
-            && (self.closed >> other) & 1 == 0
-            && ((self.blots_at_start >> via) | (self.blots_at_start >> other)) & 1 == 0
-    }
-
     /// Depth-first search over the remaining `dice` (highest first): every sequence of legal
     /// steps, ending when the dice are used up, when every checker is off, or when no die
     /// can be played.
@@ -340,7 +321,7 @@ impl Mover {
     /// the bar, the highest point, goes first. Steps from the same point move different
     /// checkers, each legal or not whatever the order among them. And a checker going on
     /// from where the last step landed with a higher die is skipped when the other order
-    /// reaches the same position ([`Mover::same_either_way`]); that order is searched.
+    /// reaches the same position ([`Mover::froms`]); that order is searched.
     /// Returns true if the sink stops.
     fn search<S: Sink>(
         &mut self,
@@ -423,26 +404,30 @@ impl Mover {
     #[inline(always)]
     fn froms(&self, die: u8, prev: (u8, u8)) -> u32 {
         let (prev_from, prev_die) = prev;
-        let mut froms = self.movable(die) & ((2u32 << prev_from) - 1);
-        if die > prev_die {
-            froms &= !(1 << prev_from);
-            if prev_from > prev_die && self.same_either_way(prev_from, prev_die, die) {
-                froms &= !(1 << (prev_from - prev_die));
-            }
-        }
-        froms
+        let higher = die > prev_die;
+        // A higher die than the last step's: not from the same point again, and not on
+        // with the checker the last step moved when the other order of the two dice
+        // reaches the same position: it lands on the board, its other stop is open, and
+        // neither stop held a lone opposing checker (one order would hit it, the other
+        // not). Worked out without branches, which go either way at random here.
+        let via = prev_from.saturating_sub(prev_die);
+        let other = prev_from.saturating_sub(die);
+        let same_either_way = higher
+            & (via > die)
+            & (self.closed >> other & 1 == 0)
+            & ((self.blots_at_start >> via | self.blots_at_start >> other) & 1 == 0);
+        let skip = u32::from(higher) << prev_from | u32::from(same_either_way) << via;
+        self.movable(die) & ((2u32 << prev_from) - 1) & !skip
     }
 
     /// The key after moving a checker from `from` to `to` (see [`Mover::apply`]).
     #[inline]
     fn key_after(&self, from: u8, to: u8, hit: bool) -> u128 {
         let (f, t) = (usize::from(from), usize::from(to));
-        let key = self.key.wrapping_sub(UNIT[f]).wrapping_add(UNIT[t]);
-        if hit {
-            key.wrapping_add(HIT[t])
-        } else {
-            key
-        }
+        self.key
+            .wrapping_sub(UNIT[f])
+            .wrapping_add(UNIT[t])
+            .wrapping_add(hit_mark(t, hit))
     }
 
     /// Runs [`Mover::search`] from the start of the turn with `dice`, in any order.
