@@ -334,8 +334,10 @@ impl Mover {
         if dice.is_empty() || self.all_off() {
             return sink.complete(self.key, &steps[..depth]);
         }
-        if let [die] = *dice {
-            return self.search_last(die, depth, prev, steps, sink);
+        match *dice {
+            [die] => return self.search_last(die, depth, prev, steps, sink),
+            [a, b] => return self.search_two([a, b], depth, prev, steps, sink),
+            _ => {}
         }
         let mut moved = false;
         for (i, &die) in dice.iter().enumerate() {
@@ -355,10 +357,14 @@ impl Mover {
                 let to = from.saturating_sub(die);
                 let hit = self.apply(from, to);
                 steps[depth] = Step::raw(from, to, hit);
-                // The last die is searched here rather than by a call: most nodes are there.
+                // The last two dice are searched here rather than by calls: most nodes are
+                // there.
                 let stop = match *rest {
                     [last] if !self.all_off() => {
                         self.search_last(last, depth + 1, (from, die), steps, sink)
+                    }
+                    [a, b] if !self.all_off() => {
+                        self.search_two([a, b], depth + 1, (from, die), steps, sink)
                     }
                     _ => self.search(rest, depth + 1, (from, die), steps, sink),
                 };
@@ -366,6 +372,44 @@ impl Mover {
                 if stop {
                     return true;
                 }
+            }
+        }
+        !moved && sink.dead_end(self.key, &steps[..depth])
+    }
+
+    /// [`Mover::search`] with two dice left (highest first) and checkers still on the board.
+    #[inline(always)]
+    fn search_two<S: Sink>(
+        &mut self,
+        dice: [u8; 2],
+        depth: usize,
+        prev: (u8, u8),
+        steps: &mut [Step; MAX_DICE],
+        sink: &mut S,
+    ) -> bool {
+        let mut moved = false;
+        for (die, last) in [(dice[0], dice[1]), (dice[1], dice[0])] {
+            let mut froms = self.froms(die, prev);
+            moved |= froms != 0;
+            while froms != 0 {
+                let from = (31 - froms.leading_zeros()) as u8;
+                froms &= !(1 << from);
+                let to = from.saturating_sub(die);
+                let hit = self.apply(from, to);
+                steps[depth] = Step::raw(from, to, hit);
+                let stop = if self.all_off() {
+                    sink.complete(self.key, &steps[..=depth])
+                } else {
+                    self.search_last(last, depth + 1, (from, die), steps, sink)
+                };
+                self.undo(from, to, hit);
+                if stop {
+                    return true;
+                }
+            }
+            if die == last {
+                // Doubles: one order.
+                break;
             }
         }
         !moved && sink.dead_end(self.key, &steps[..depth])
