@@ -931,7 +931,9 @@ impl Position {
 
     /// A quick sufficient test for [`Position::has_piece_move`] (the end-of-game check after
     /// every move): out of check, a piece standing on no line through its king cannot be
-    /// pinned, so any move it has is legal. `false` means "look at every move".
+    /// pinned, so any move it has is legal; failing that, a king step to a square no
+    /// opposing piece attacks (what is usually left in the long endings of random games).
+    /// `false` means "look at every move".
     fn has_free_piece_move(&self, r: &ChessRules) -> bool {
         if r.options.stacking == Stacking::Ludii {
             return false;
@@ -940,17 +942,12 @@ impl Position {
         let Some(ksq) = self.king_square(r, us) else {
             return false;
         };
-        if self
-            .attackers_to(r, ksq, self.occ, self.attacker_seats(r, us))
-            .any()
-        {
+        let attackers = self.attacker_seats(r, us);
+        if self.attackers_to(r, ksq, self.occ, attackers).any() {
             return false;
         }
         let lines = rook_attacks(ksq, Bitboard::EMPTY) | bishop_attacks(ksq, Bitboard::EMPTY);
         let free = self.seat_bb[us as usize] & !lines & !ksq.bb();
-        if free.is_empty() {
-            return false;
-        }
         let empty = !self.occ;
         let capturable = self.seats_bb(self.target_seats(r, us));
         for t in 0..r.pieces.len() as u8 {
@@ -966,6 +963,19 @@ impl Position {
                 if self.piece_targets(r, us, t, sq, empty, capt).any() {
                     return true;
                 }
+            }
+        }
+        // The king: a step to a square no opposing piece attacks once it has left.
+        let k = r.royal.expect("a king square implies a royal type");
+        let capt = self.capturable_by(r, k, capturable);
+        let occ = if self.stacked.contains(ksq) {
+            self.occ
+        } else {
+            self.occ.without(ksq)
+        };
+        for to in self.piece_targets(r, us, k, ksq, empty, capt) {
+            if self.attackers_to(r, to, occ, attackers).is_empty() {
+                return true;
             }
         }
         false
@@ -1204,5 +1214,51 @@ impl Position {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// The quick end-of-game test never says "a move" where there is none, and the full
+    /// test agrees with the move list, at every position of random games in every shipped
+    /// chess ruleset (long games, so the sparse endings where only a king moves come up).
+    #[test]
+    fn the_quick_test_for_a_piece_move_agrees_with_the_move_list() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut positions = 0;
+        for name in [
+            "acedrex",
+            "acedrex-ludii",
+            "forcado",
+            "shatranj",
+            "short-assize",
+            "short-assize-ludii",
+            "cuatro-tiempos",
+        ] {
+            let path = format!("{dir}/{name}.toml");
+            let text = std::fs::read_to_string(&path).expect("a shipped ruleset");
+            let r = ChessRules::from_toml(&text, &path, &[]).expect("a valid ruleset");
+            for _ in 0..6 {
+                let mut pos = r.start;
+                let mut moves = MoveList::new();
+                for _ in 0..600 {
+                    pos.legal_moves(&r, &mut moves);
+                    let pieces = pos.count_piece_moves(&r) > 0;
+                    assert_eq!(pos.has_piece_move(&r), pieces, "{name}");
+                    assert!(!pos.has_free_piece_move(&r) || pieces, "{name}");
+                    positions += 1;
+                    if moves.is_empty() || pos.decided(&r) {
+                        break;
+                    }
+                    let mv = moves[rng.gen_range(0..moves.len())];
+                    pos.play(&r, mv);
+                }
+            }
+        }
+        assert!(positions > 10_000, "{positions}");
     }
 }
