@@ -1000,7 +1000,12 @@ mod tests {
 
     #[test]
     fn the_plays_listed_are_right_under_every_rule_option() {
-        let variants: [(&[(&str, &str)], &[(&str, &str)]); 4] = [
+        /// Text edits of `fallas.toml`, and option overrides.
+        type Variant = (
+            &'static [(&'static str, &'static str)],
+            &'static [(&'static str, &'static str)],
+        );
+        let variants: [Variant; 4] = [
             (&[], &[("bear_off", "exact")]),
             (&[("falla = true", "falla = false")], &[]),
             (
