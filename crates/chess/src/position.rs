@@ -946,25 +946,7 @@ impl Position {
         if self.attackers_to(r, ksq, self.occ, attackers).any() {
             return false;
         }
-        // The lines through the king along which an opposing rider stands.
-        let (mut orth, mut diag) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        let mut m = attackers;
-        while m != 0 {
-            let a = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let partial = r.partial_riders[a];
-            orth |= self.seat_bb[a] & self.types_bb(r.orth_riders[a] | partial);
-            diag |= self.seat_bb[a] & self.types_bb(r.diag_riders[a] | partial);
-        }
-        let mut lines = Bitboard::EMPTY;
-        for (ray, riders) in [
-            (rook_attacks(ksq, Bitboard::EMPTY), orth),
-            (bishop_attacks(ksq, Bitboard::EMPTY), diag),
-        ] {
-            if (ray & riders).any() {
-                lines |= ray;
-            }
-        }
+        let lines = rook_attacks(ksq, Bitboard::EMPTY) | bishop_attacks(ksq, Bitboard::EMPTY);
         let free = self.seat_bb[us as usize] & !lines & !ksq.bb();
         let empty = !self.occ;
         let capturable = self.seats_bb(self.target_seats(r, us));
