@@ -352,11 +352,7 @@ impl Mover {
             }
             let rest = &rest[..dice.len() - 1];
             while froms != 0 {
-                let from = (31 - froms.leading_zeros()) as u8;
-                froms &= !(1 << from);
-                let to = from.saturating_sub(die);
-                let hit = self.apply(from, to);
-                steps[depth] = Step::raw(from, to, hit);
+                let (from, to, hit) = self.take_step(&mut froms, die, depth, steps);
                 // The last two dice are searched here rather than by calls: most nodes are
                 // there.
                 let stop = match *rest {
@@ -377,6 +373,24 @@ impl Mover {
         !moved && sink.dead_end(self.key, &steps[..depth])
     }
 
+    /// Takes the highest point off `froms` and moves a checker from it with `die`, writing
+    /// the step at `depth`; returns the step, for [`Mover::undo`].
+    #[inline(always)]
+    fn take_step(
+        &mut self,
+        froms: &mut u32,
+        die: u8,
+        depth: usize,
+        steps: &mut [Step; MAX_DICE],
+    ) -> (u8, u8, bool) {
+        let from = (31 - froms.leading_zeros()) as u8;
+        *froms &= !(1 << from);
+        let to = from.saturating_sub(die);
+        let hit = self.apply(from, to);
+        steps[depth] = Step::raw(from, to, hit);
+        (from, to, hit)
+    }
+
     /// [`Mover::search`] with two dice left (highest first) and checkers still on the board.
     #[inline(always)]
     fn search_two<S: Sink>(
@@ -392,11 +406,7 @@ impl Mover {
             let mut froms = self.froms(die, prev);
             moved |= froms != 0;
             while froms != 0 {
-                let from = (31 - froms.leading_zeros()) as u8;
-                froms &= !(1 << from);
-                let to = from.saturating_sub(die);
-                let hit = self.apply(from, to);
-                steps[depth] = Step::raw(from, to, hit);
+                let (from, to, hit) = self.take_step(&mut froms, die, depth, steps);
                 let stop = if self.all_off() {
                     sink.complete(self.key, &steps[..=depth])
                 } else {
