@@ -2,12 +2,15 @@
 //! positions since the last capture or pawn move, the order seats left) and the pot.
 
 use crate::notation::{self, Extras, MoveError, PositionError};
-use crate::options::{MateTest, Payments};
+use crate::options::{MateTest, Payments, Stalemate};
 use crate::position::{Effects, Move, MoveList, Position};
 use crate::rules::{ChessRules, MAX_SEATS};
-use libro_core::{EndReason, GameResult, NoChance, Ruleset, Seat, SeatOutcome, Turn};
+use libro_core::{EndReason, GameResult, LazyFlag, NoChance, Ruleset, Seat, SeatOutcome, Turn};
 use std::fmt;
 use std::sync::Arc;
+
+/// How a game stands: over (with the reason and the winner, if one) or not (`None`).
+type Standing = Option<(EndReason, Option<u8>)>;
 
 /// A game in progress (or over) under a chess-family ruleset.
 #[derive(Clone)]
@@ -20,7 +23,13 @@ pub struct ChessGame {
     stakes: [Option<u32>; MAX_SEATS],
     paid: [u64; MAX_SEATS],
     out: Vec<u8>,
-    over: Option<(EndReason, Option<u8>)>,
+    /// How the game stands as far as known without asking whether the seat to move has a
+    /// move (where that matters, `stuck` says).
+    over: Standing,
+    /// Whether the seat to move has no legal piece move (mate or stalemate with two seats);
+    /// known `false` when the standing does not hang on it. Asked only when needed (the
+    /// turn, the result, the legal moves), so listing the moves answers it.
+    stuck: LazyFlag,
 }
 
 impl fmt::Debug for ChessGame {
@@ -48,6 +57,7 @@ impl ChessGame {
             paid: [0; MAX_SEATS],
             out: Vec::new(),
             over: None,
+            stuck: LazyFlag::known(false),
         };
         if rules.num_seats() > 2 {
             if rules.options.bets {
@@ -70,7 +80,7 @@ impl ChessGame {
             }
         }
         g.record_position();
-        g.over = g.evaluate();
+        g.settle();
         g
     }
 
@@ -88,8 +98,10 @@ impl ChessGame {
             paid: [0; MAX_SEATS],
             out: Vec::new(),
             over: None,
+            stuck: LazyFlag::known(false),
         };
         g.record_position();
+        g.settle();
         g
     }
 
@@ -126,7 +138,7 @@ impl ChessGame {
     pub fn balances(&self) -> Vec<f64> {
         let n = self.rules.num_seats();
         let mut won = vec![0.0; n];
-        if let Some((_, winner)) = self.over {
+        if let Some((_, winner)) = self.standing() {
             let pot = self.pot() as f64;
             match winner {
                 Some(w) => won[w as usize] = pot,
@@ -214,7 +226,7 @@ impl ChessGame {
             self.history.clear();
         }
         self.record_position();
-        self.over = self.evaluate();
+        self.settle();
         fx
     }
 
@@ -231,35 +243,72 @@ impl ChessGame {
         }
     }
 
-    /// How the game stands: over (with the reason and the winner, if one) or not.
-    fn evaluate(&self) -> Option<(EndReason, Option<u8>)> {
+    /// Works the standing out afresh after a change of position: decided now unless it
+    /// hangs only on whether the seat to move has a move, which is left until asked.
+    fn settle(&mut self) {
+        (self.over, self.stuck) = match self.evaluate(None) {
+            Some(standing) => (standing, LazyFlag::known(false)),
+            None => (None, LazyFlag::unknown()),
+        };
+    }
+
+    /// How the game stands, asking whether the seat to move has a move if that is needed and
+    /// not known yet.
+    fn standing(&self) -> Standing {
+        if self.stuck.get_or(|| !self.pos.has_piece_move(&self.rules)) {
+            self.evaluate(Some(false))
+                .expect("with the moves known the standing is decided")
+        } else {
+            self.over
+        }
+    }
+
+    /// How the game stands, given whether the seat to move has a legal piece move (with two
+    /// seats, none means mate or stalemate). `None` when the answer hangs on that and
+    /// `has_move` does not say; when another end rule also holds, the move test is made
+    /// here, since mate and stalemate come before it.
+    fn evaluate(&self, has_move: Option<bool>) -> Option<Standing> {
         let r = &self.rules;
         let pos = &self.pos;
         let o = &r.options;
         if pos.bets_pending > 0 {
-            return None;
+            return Some(None);
         }
         if r.num_seats() == 2 {
             let us = pos.to_move;
             if let Some(w) = pos.bare_king_winner(r) {
-                return Some((EndReason::BareKing, Some(w)));
+                return Some(Some((EndReason::BareKing, Some(w))));
             }
-            if !pos.has_piece_move(r) {
+            let later = self.later_end();
+            let has_move = match has_move {
+                Some(h) => h,
+                None if later.is_none() => return None,
+                None => pos.has_piece_move(r),
+            };
+            if !has_move {
                 if pos.in_check(r, us) {
-                    return Some((EndReason::Checkmate, Some(1 - us)));
+                    return Some(Some((EndReason::Checkmate, Some(1 - us))));
                 }
                 match o.stalemate {
-                    crate::options::Stalemate::Win => {
-                        return Some((EndReason::Stalemate, Some(1 - us)))
-                    }
-                    crate::options::Stalemate::Draw => return Some((EndReason::Stalemate, None)),
-                    crate::options::Stalemate::Pass => {}
+                    Stalemate::Win => return Some(Some((EndReason::Stalemate, Some(1 - us)))),
+                    Stalemate::Draw => return Some(Some((EndReason::Stalemate, None))),
+                    Stalemate::Pass => {}
                 }
             }
+            return Some(later);
         } else if pos.active_count() <= 1 {
             let winner = (0..r.num_seats() as u8).find(|&s| pos.is_active(s));
-            return Some((EndReason::Elimination, winner));
+            return Some(Some((EndReason::Elimination, winner)));
         }
+        Some(self.later_end())
+    }
+
+    /// The end rules that come after mate and stalemate: everyone passed, repetition, no
+    /// progress, the move limit.
+    fn later_end(&self) -> Standing {
+        let r = &self.rules;
+        let pos = &self.pos;
+        let o = &r.options;
         if o.all_pass_draw && u32::from(pos.passes) >= pos.active_count() {
             return Some((EndReason::AllPassed, None));
         }
@@ -283,7 +332,7 @@ impl ChessGame {
             stakes: self.stakes,
             paid: self.paid,
             out: self.out.clone(),
-            over: match self.over {
+            over: match self.standing() {
                 Some((EndReason::Repetition, _)) => Some("repetition".into()),
                 _ => None,
             },
@@ -301,16 +350,17 @@ impl ChessGame {
             paid: extras.paid,
             out: extras.out,
             over: None,
+            stuck: LazyFlag::known(false),
         };
         if rules.num_seats() == 2 {
             g.stakes = [None; MAX_SEATS];
         }
         g.record_position();
-        g.over = if extras.over.is_some() {
-            Some((EndReason::Repetition, None))
+        if extras.over.is_some() {
+            g.over = Some((EndReason::Repetition, None));
         } else {
-            g.evaluate()
-        };
+            g.settle();
+        }
         Ok(g)
     }
 
@@ -371,15 +421,24 @@ impl libro_core::Game for ChessGame {
     }
 
     fn turn(&self) -> Turn {
-        if self.over.is_some() {
+        if self.standing().is_some() {
             Turn::Over
         } else {
             Turn::Seat(Seat(self.pos.to_move))
         }
     }
 
+    /// When the standing is not known yet, the list itself tells whether the seat to move
+    /// has a move.
     fn legal_moves(&self, out: &mut MoveList) {
-        if self.over.is_some() {
+        if self.stuck.get().is_none() {
+            self.pos.legal_moves(&self.rules, out);
+            // No move, or only the pass a seat without one may make.
+            self.stuck.set(out.first().is_none_or(|m| m.is_pass()));
+            if self.standing().is_some() {
+                out.clear();
+            }
+        } else if self.standing().is_some() {
             out.clear();
         } else {
             self.pos.legal_moves(&self.rules, out);
@@ -403,7 +462,7 @@ impl libro_core::Game for ChessGame {
     }
 
     fn result(&self) -> Option<GameResult> {
-        self.over
+        self.standing()
             .map(|(reason, winner)| self.make_result(reason, winner))
     }
 
@@ -431,7 +490,7 @@ impl libro_core::Game for ChessGame {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        if self.over.is_some() {
+        if self.standing().is_some() {
             return Err(MoveError::GameOver);
         }
         let mut legal = MoveList::new();
@@ -461,5 +520,72 @@ impl Ruleset for ChessRules {
 
     fn parse_position(self: &Arc<Self>, text: &str) -> Result<ChessGame, PositionError> {
         ChessGame::from_position(self, text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use libro_core::Game;
+    use rand::{Rng, SeedableRng};
+    use std::collections::BTreeMap;
+
+    /// What a game says of itself: whose turn, the result, the legal moves.
+    fn report(g: &ChessGame, moves_first: bool) -> (Turn, Option<GameResult>, MoveList) {
+        let mut moves = MoveList::new();
+        if moves_first {
+            g.legal_moves(&mut moves);
+        }
+        let (turn, result) = (g.turn(), g.result());
+        if !moves_first {
+            g.legal_moves(&mut moves);
+        }
+        (turn, result, moves)
+    }
+
+    /// The standing is the same whether the legal moves or the turn is asked first (listing
+    /// the moves answers the mate and stalemate test that the turn would make), at every
+    /// position of random games, under each way of ending a stuck game; and the endings
+    /// that hang on that test come up.
+    #[test]
+    fn asking_for_the_moves_or_the_turn_first_gives_the_same_standing() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut endings: BTreeMap<&str, u32> = BTreeMap::new();
+        for (name, stalemate) in [
+            ("short-assize", "win"),
+            ("short-assize", "draw"),
+            ("short-assize", "pass"),
+            ("acedrex", "win"),
+            ("forcado", "win"),
+            ("shatranj", "draw"),
+            ("cuatro-tiempos", "pass"),
+        ] {
+            let path = format!("{dir}/{name}.toml");
+            let text = std::fs::read_to_string(&path).expect("a shipped ruleset");
+            let options = [
+                ("stalemate".to_string(), stalemate.to_string()),
+                ("bare_king".to_string(), "none".to_string()),
+            ];
+            let r = Arc::new(ChessRules::from_toml(&text, &path, &options).expect("valid"));
+            for _ in 0..40 {
+                let mut g = ChessGame::new(&r);
+                for _ in 0..400 {
+                    let turn_first = report(&g.clone(), false);
+                    let moves_first = report(&g.clone(), true);
+                    assert_eq!(turn_first, moves_first, "{name} {g}");
+                    let (turn, result, moves) = moves_first;
+                    assert_eq!(turn == Turn::Over, moves.is_empty(), "{name} {g}");
+                    if let Some(result) = result {
+                        *endings.entry(result.reason.name()).or_default() += 1;
+                        break;
+                    }
+                    g.play(moves[rng.gen_range(0..moves.len())]);
+                }
+            }
+        }
+        for reason in ["checkmate", "stalemate"] {
+            assert!(endings.contains_key(reason), "no {reason} in {endings:?}");
+        }
     }
 }

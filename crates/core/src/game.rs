@@ -79,7 +79,9 @@ pub trait Game: Clone + Send + Sync + Display + 'static {
     fn turn(&self) -> Turn;
 
     /// Writes the legal moves of the seat to move into `out` (clearing it first). Empty when
-    /// the turn is chance or the game is over.
+    /// the turn is chance or the game is over. A caller that will list the moves anyway
+    /// should list them before asking the turn: a game may settle its end test from the
+    /// list (chess's mate and stalemate, Fallas' falla) instead of searching twice.
     fn legal_moves(&self, out: &mut Self::MoveList);
 
     /// Plays a legal move of the seat to move. Playing an illegal move is a logic error: the

@@ -8,12 +8,14 @@
 pub mod conformance;
 mod game;
 mod heuristic;
+mod lazy;
 mod movelist;
 mod outcome;
 mod seat;
 
 pub use game::{play_text, Chance, Game, NoChance, NoChanceError, Ruleset, Turn};
 pub use heuristic::{Heuristic, EVAL_LIMIT};
+pub use lazy::LazyFlag;
 pub use movelist::{MoveBuffer, MoveList};
 pub use outcome::{EndReason, GameResult, SeatOutcome};
 pub use seat::{Seat, MAX_SEATS};

@@ -146,6 +146,9 @@ pub fn play_one<R: Ruleset>(
     let (mut decisions, mut legal) = (0u32, 0u64);
     let mut stuck = false;
     while game.ply() < max_plies {
+        // The moves first: a game may learn from listing them whether the seat to move has
+        // one (chess's mate and stalemate), instead of generating them twice.
+        game.legal_moves(&mut moves);
         match game.turn() {
             Turn::Over => break,
             Turn::Chance => {
@@ -153,7 +156,6 @@ pub fn play_one<R: Ruleset>(
                 game.apply_chance(outcome);
             }
             Turn::Seat(seat) => {
-                game.legal_moves(&mut moves);
                 if moves.is_empty() {
                     stuck = true;
                     break;

@@ -6,6 +6,9 @@
 //! a whole [`Play`]. A roll that cannot be played in full is a **falla**: the game is over
 //! right after that chance event ([`Phase::Over`] with [`Ending::Falla`]), so a seat to move
 //! always has a play. Bearing off the last checker ends the game at once, dice unused or not.
+//!
+//! Whether a roll is a falla is worked out when first asked (the phase, the turn, the legal
+//! moves): listing the plays answers it, so the plays are not searched twice.
 
 use crate::board::{Board, IdError};
 use crate::dice::{Dice, DiceError, DiceStream, TablesChance};
@@ -13,7 +16,7 @@ use crate::movegen::{can_play_all, generate_plays, Mover, PlayList};
 use crate::notation::{Play, BAR, OFF};
 use crate::rules::TablesRules;
 use crate::turn::{resolve_play, MoveError};
-use libro_core::{Chance, EndReason, Game, GameResult, Seat, Turn};
+use libro_core::{Chance, EndReason, Game, GameResult, LazyFlag, Seat, Turn};
 use std::fmt;
 use std::sync::Arc;
 
@@ -57,9 +60,15 @@ pub enum PositionError {
 pub struct TablesGame {
     rules: Arc<TablesRules>,
     board: Board,
+    /// Where the game stands, but for a falla not yet found: after a roll this is
+    /// [`Phase::Move`] until `falla` says the roll cannot be played in full.
     phase: Phase,
+    /// Whether the roll of [`Phase::Move`] is a falla; known `false` in every other phase
+    /// and under rules without the falla.
+    falla: LazyFlag,
     dice: DiceStream,
     ply: u32,
+    /// The hash with `phase` as recorded (see [`Game::hash`]).
     hash: u64,
 }
 
@@ -113,6 +122,7 @@ impl TablesGame {
             rules,
             board,
             phase,
+            falla: LazyFlag::known(false),
             dice: DiceStream { seed, events: 0 },
             ply: 0,
             hash: 0,
@@ -214,9 +224,19 @@ impl TablesGame {
         &self.board
     }
 
-    /// Where the game stands.
+    /// Where the game stands (finding out whether a roll just made is a falla, if that is
+    /// not known yet).
     pub fn phase(&self) -> Phase {
-        self.phase
+        match self.phase {
+            Phase::Move(s, d)
+                if self
+                    .falla
+                    .get_or(|| !can_play_all(&self.rules, &self.board, s.index(), d)) =>
+            {
+                Phase::Over(Ending::Falla { loser: s, dice: d })
+            }
+            phase => phase,
+        }
     }
 
     /// The game's dice: its seed and how many chance events it has resolved.
@@ -233,7 +253,7 @@ impl TablesGame {
     /// roll or to move, the one that fell in a falla, the one that bore off; the first seat
     /// before the roll-off.
     pub fn on_roll(&self) -> Seat {
-        match self.phase {
+        match self.phase() {
             Phase::RollOff => Seat(0),
             Phase::Roll(s) | Phase::Move(s, _) => s,
             Phase::Over(Ending::Falla { loser, .. }) => loser,
@@ -250,7 +270,7 @@ impl TablesGame {
     /// seat is to move.
     pub fn plays(&self) -> Vec<Play> {
         let mut out = Vec::new();
-        if let Phase::Move(s, d) = self.phase {
+        if let Phase::Move(s, d) = self.phase() {
             generate_plays(&self.rules, &self.board, s.index(), d, &mut out);
         }
         out
@@ -259,7 +279,7 @@ impl TablesGame {
     /// A random legal play of the seat to move, drawn die by die (fast; not uniform over
     /// plays under the falla rule). `None` unless a seat is to move.
     pub fn random_play(&self, rng: &mut impl rand::Rng) -> Option<Play> {
-        let Phase::Move(s, d) = self.phase else {
+        let Phase::Move(s, d) = self.phase() else {
             return None;
         };
         if !self.rules.falla {
@@ -272,8 +292,8 @@ impl TablesGame {
     /// Resolves the pending chance event, saying why if `outcome` does not fit it.
     pub fn try_apply_chance(&mut self, outcome: TablesChance) -> Result<(), DiceError> {
         let (count, sides) = self.rules.dice();
-        let old = self.phase;
-        match (self.phase, outcome) {
+        let old = self.phase();
+        match (old, outcome) {
             (Phase::RollOff, TablesChance::RollOff([a, b])) => {
                 if a == 0 || b == 0 || a > sides || b > sides {
                     return Err(DiceError::Side {
@@ -288,17 +308,17 @@ impl TablesGame {
             }
             (Phase::Roll(s), TablesChance::Roll(d)) => {
                 let d = d.check(count, sides)?;
-                self.phase =
-                    if !self.rules.falla || can_play_all(&self.rules, &self.board, s.index(), d) {
-                        Phase::Move(s, d)
-                    } else {
-                        Phase::Over(Ending::Falla { loser: s, dice: d })
-                    };
+                self.phase = Phase::Move(s, d);
+                self.falla = if self.rules.falla {
+                    LazyFlag::unknown()
+                } else {
+                    LazyFlag::known(false)
+                };
             }
             _ => {
                 return Err(DiceError::Syntax {
                     text: outcome.to_string(),
-                    reason: match self.phase {
+                    reason: match old {
                         Phase::RollOff => {
                             "the opening roll-off is pending: one die each, written `5:3`".into()
                         }
@@ -407,7 +427,7 @@ impl fmt::Display for TablesGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let id = self.gnubg_id();
         let name = |s: Seat| self.rules.seat_name(s.index());
-        match self.phase {
+        match self.phase() {
             Phase::RollOff => write!(f, "{id}:roll-off"),
             Phase::Roll(s) => write!(f, "{id}:{}:roll", name(s)),
             Phase::Move(s, d) => write!(f, "{id}:{}:{d}", name(s)),
@@ -430,22 +450,27 @@ impl Game for TablesGame {
     }
 
     fn turn(&self) -> Turn {
-        match self.phase {
+        match self.phase() {
             Phase::RollOff | Phase::Roll(_) => Turn::Chance,
             Phase::Move(s, _) => Turn::Seat(s),
             Phase::Over(_) => Turn::Over,
         }
     }
 
+    /// Under the falla rule only plays using every die are listed, so an empty list is a
+    /// falla.
     fn legal_moves(&self, out: &mut PlayList) {
         out.clear();
         if let Phase::Move(s, d) = self.phase {
-            generate_plays(&self.rules, &self.board, s.index(), d, out);
+            if self.falla.get() != Some(true) {
+                generate_plays(&self.rules, &self.board, s.index(), d, out);
+                self.falla.set(out.is_empty());
+            }
         }
     }
 
     fn play(&mut self, mv: Play) {
-        let Phase::Move(seat, _) = self.phase else {
+        let Phase::Move(seat, _) = self.phase() else {
             return;
         };
         let (s, o) = (seat.index(), 1 - seat.index());
@@ -474,7 +499,7 @@ impl Game for TablesGame {
     fn chance_outcomes(&self, out: &mut Vec<Chance<TablesChance>>) {
         out.clear();
         let sides = self.rules.dice().1;
-        match self.phase {
+        match self.phase() {
             Phase::RollOff => {
                 let total = u32::from(sides) * u32::from(sides);
                 for a in 1..=sides {
@@ -498,7 +523,7 @@ impl Game for TablesGame {
 
     fn sample_chance(&self) -> TablesChance {
         let (count, sides) = self.rules.dice();
-        match self.phase {
+        match self.phase() {
             Phase::RollOff => TablesChance::RollOff(self.dice.roll_off(sides)),
             _ => TablesChance::Roll(self.dice.roll(count, sides)),
         }
@@ -514,7 +539,7 @@ impl Game for TablesGame {
     }
 
     fn result(&self) -> Option<GameResult> {
-        match self.phase {
+        match self.phase() {
             Phase::Over(Ending::Falla { loser, .. }) => {
                 Some(GameResult::win(2, Seat(1 - loser.0), EndReason::Falla))
             }
@@ -525,12 +550,18 @@ impl Game for TablesGame {
         }
     }
 
+    /// The hash kept is that of the recorded phase; a falla found since changes the phase.
     fn hash(&self) -> u64 {
-        self.hash
+        let phase = self.phase();
+        if phase == self.phase {
+            self.hash
+        } else {
+            self.hash ^ phase_key(self.phase) ^ phase_key(phase)
+        }
     }
 
     fn recompute_hash(&self) -> u64 {
-        board_hash(&self.board) ^ phase_key(self.phase)
+        board_hash(&self.board) ^ phase_key(self.phase())
     }
 
     fn ply(&self) -> u32 {
