@@ -789,11 +789,15 @@ impl Position {
             m &= m - 1;
             let theirs = self.seat_bb[a as usize];
             for t in 0..r.pieces.len() as u8 {
+                let pieces = self.type_bb[t as usize] & theirs;
+                if pieces.is_empty() {
+                    continue;
+                }
                 let tb = r.table(a, t);
                 if !tb.has_capture_leaps && tb.capture_dirs == 0 {
                     continue;
                 }
-                for sq in self.type_bb[t as usize] & theirs {
+                for sq in pieces {
                     let mut att = tb.capture[sq.index()];
                     if tb.capture_dirs != 0 {
                         let mut slide = Bitboard::EMPTY;
