@@ -117,9 +117,11 @@ pub(crate) fn falla_weight(
 }
 
 /// Whether anything can stop `seat` from playing a die: an opposing point closed below its
-/// rearmost checker, or exact bearing off. Without either, every die always plays.
+/// rearmost checker, exact bearing off, or a home table shallower than the largest die (a
+/// checker outside it may then have to land beyond the board). Without these, every die
+/// always plays: the rearmost checker moves it, or all are home and one bears off.
 fn can_be_blocked(rules: &TablesRules, board: &crate::board::Board, seat: usize) -> bool {
-    if rules.bear_off == BearOff::Exact {
+    if rules.bear_off == BearOff::Exact || rules.home < rules.dice().1 {
         return true;
     }
     let me = board.counts(seat);
@@ -373,6 +375,24 @@ mod tests {
         assert_eq!(g.falla_odds().expect("on roll").falla_weight, 125);
         // Black, far from any white checker that could block it, never falls.
         assert_eq!(falla_weight(&r, &board, 1), 0);
+    }
+
+    #[test]
+    fn with_a_home_shallower_than_the_dice_a_free_board_can_still_give_a_falla() {
+        // Home is the points 1 to 4. White: one checker on 5, fourteen on 1; black far
+        // behind it (its own 1-point, white's 24), closing nothing white needs. Until the
+        // checker on 5 comes home no checker may bear off, and it comes home only with a die
+        // of 4 or less (a 5 or a 6 would take it off). With one such die the rest bear off,
+        // so a falla is a roll of 5s and 6s only: 2^3 = 8 of the 216.
+        let path = format!("{}/../../rulesets/fallas.toml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("fallas.toml");
+        assert!(text.contains("\nhome = 6\n"));
+        let text = text.replace("\nhome = 6\n", "\nhome = 4\n");
+        let r = Arc::new(TablesRules::from_toml(&text, &path, &[]).expect("loads"));
+        let white = side(&[(5, 1), (1, 14)]);
+        let black = side(&[(1, 15)]);
+        let board = Board::from_counts([white, black]);
+        assert_eq!(falla_weight(&r, &board, 0), 8);
     }
 
     #[test]
