@@ -5,8 +5,10 @@
 //! string, same hash, same legal moves), that the incremental hash equals a recomputed one,
 //! that every listed move and chance outcome is printed in notation that reads back as itself, that a
 //! seat to move always has a move (passes are moves), and that chance outcomes are distinct
-//! with probabilities summing to one and include the game's own sample. Every game must end
-//! with a result within the ply cap.
+//! with probabilities summing to one and include the game's own sample. A game asked for its
+//! legal moves first must say the same (turn, result, moves, hash, position string) as one
+//! asked for its turn first, since games may settle an end test from the move list. Every
+//! game must end with a result within the ply cap.
 
 use crate::{Chance, Game, MoveBuffer, Ruleset, Turn};
 use rand::{Rng, SeedableRng};
@@ -78,6 +80,8 @@ pub fn random_playouts<R: Ruleset>(
             what,
         };
         loop {
+            // First, before anything is asked of `game` itself.
+            check_ask_order(&game).map_err(|what| fail(&game, what))?;
             if game.hash() != game.recompute_hash() {
                 return Err(fail(
                     &game,
@@ -166,6 +170,39 @@ pub fn random_playouts<R: Ruleset>(
 }
 
 type G<R> = <R as Ruleset>::Game;
+
+/// What a game says of itself: its turn, result, legal moves, hash and position string.
+type Story<M> = (Turn, Option<crate::GameResult>, Vec<M>, u64, String);
+
+/// Two fresh copies of `game`, one asked for its legal moves first and one for its turn
+/// first, must tell the same story.
+fn check_ask_order<Gm: Game>(game: &Gm) -> Result<(), String> {
+    let tell = |moves_first: bool| -> Story<Gm::Move> {
+        let g = game.clone();
+        let mut moves = Gm::MoveList::default();
+        if moves_first {
+            g.legal_moves(&mut moves);
+        }
+        let (turn, result) = (g.turn(), g.result());
+        if !moves_first {
+            g.legal_moves(&mut moves);
+        }
+        (
+            turn,
+            result,
+            moves.as_slice().to_vec(),
+            g.hash(),
+            g.to_string(),
+        )
+    };
+    let (moves_first, turn_first) = (tell(true), tell(false));
+    if moves_first != turn_first {
+        return Err(format!(
+            "asked for its moves first the game says {moves_first:?}, asked for its turn first {turn_first:?}"
+        ));
+    }
+    Ok(())
+}
 
 fn check_round_trip<R: Ruleset>(rules: &Arc<R>, game: &G<R>) -> Result<(), String> {
     let text = game.to_string();

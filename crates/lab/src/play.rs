@@ -146,8 +146,8 @@ pub fn play_one<R: Ruleset>(
     let (mut decisions, mut legal) = (0u32, 0u64);
     let mut stuck = false;
     while game.ply() < max_plies {
-        // The moves first: a game may learn from listing them whether the seat to move has
-        // one (chess's mate and stalemate), instead of generating them twice.
+        // The moves first: a game may settle its end test from the list (chess's mate and
+        // stalemate, Fallas' falla) instead of generating the moves twice.
         game.legal_moves(&mut moves);
         match game.turn() {
             Turn::Over => break,

@@ -335,8 +335,19 @@ mod tests {
     use libro_core::{Game, Ruleset};
 
     fn rules() -> Arc<TablesRules> {
+        rules_edited("", "")
+    }
+
+    /// Fallas with `from` replaced by `to` in its file.
+    fn rules_edited(from: &str, to: &str) -> Arc<TablesRules> {
         let path = format!("{}/../../rulesets/fallas.toml", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).expect("fallas.toml");
+        assert!(text.contains(from), "fallas.toml has no `{from}`");
+        let text = if from.is_empty() {
+            text
+        } else {
+            text.replace(from, to)
+        };
         Arc::new(TablesRules::from_toml(&text, &path, &[]).expect("fallas loads"))
     }
 
@@ -384,11 +395,7 @@ mod tests {
         // checker on 5 comes home no checker may bear off, and it comes home only with a die
         // of 4 or less (a 5 or a 6 would take it off). With one such die the rest bear off,
         // so a falla is a roll of 5s and 6s only: 2^3 = 8 of the 216.
-        let path = format!("{}/../../rulesets/fallas.toml", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).expect("fallas.toml");
-        assert!(text.contains("\nhome = 6\n"));
-        let text = text.replace("\nhome = 6\n", "\nhome = 4\n");
-        let r = Arc::new(TablesRules::from_toml(&text, &path, &[]).expect("loads"));
+        let r = rules_edited("\nhome = 6\n", "\nhome = 4\n");
         let white = side(&[(5, 1), (1, 14)]);
         let black = side(&[(1, 15)]);
         let board = Board::from_counts([white, black]);

@@ -1,6 +1,6 @@
 //! The interface's conformance suite on Fallas: seeded random playouts checking the
-//! position-string round trip, the hash, the notation of every play, chance outcomes and
-//! that every game ends.
+//! position-string round trip, the hash, the notation of every play, chance outcomes, that
+//! asking for the plays or the turn first finds the same fallas, and that every game ends.
 
 mod common;
 

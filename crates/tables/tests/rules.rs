@@ -7,10 +7,8 @@
 mod common;
 
 use common::*;
-use libro_core::{Chance, EndReason, Game, GameResult, Ruleset, Seat, Turn};
-use libro_tables::{Ending, MoveError, Phase, Play, PlayList, TablesChance, TablesGame, BAR};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use libro_core::{Chance, EndReason, Game, Ruleset, Seat, Turn};
+use libro_tables::{Ending, MoveError, Phase, Play, PlayList, TablesChance, BAR};
 
 const START: &[(u8, u8)] = &[(6, 13), (24, 2)];
 
@@ -89,80 +87,25 @@ fn start_roll_five_five_five_is_a_falla() {
     assert_eq!(plays(&game), ["24/18 18/13 13/8"]);
 }
 
-/// What a game says of itself after a roll: whose turn, the result, the plays, the
-/// position string and both hashes.
-fn report(
-    game: &TablesGame,
-    plays_first: bool,
-) -> (Turn, Option<GameResult>, Vec<Play>, String, u64, u64) {
-    let mut list = PlayList::default();
-    if plays_first {
-        game.legal_moves(&mut list);
-    }
-    let (turn, result) = (game.turn(), game.result());
-    if !plays_first {
-        game.legal_moves(&mut list);
-    }
-    let hashes = (game.hash(), game.recompute_hash());
-    (
-        turn,
-        result,
-        list.as_slice().to_vec(),
-        game.to_string(),
-        hashes.0,
-        hashes.1,
-    )
-}
-
 #[test]
-fn a_falla_is_found_whether_the_plays_or_the_turn_is_asked_first() {
-    // The 5-5-5 falla of the start, asked plays first: no play, over, lost by white, the
-    // same position string and hash as when the turn is asked first.
+fn a_falla_is_found_when_the_plays_are_asked_first() {
+    // The 5-5-5 falla of the start (above), now asked for its plays before its turn: the
+    // empty list settles the falla. (The conformance suite checks both orders at every
+    // position of random games.)
     let rules = fallas();
     let mut game = to_roll(&rules, START, START, WHITE);
     roll(&mut game, "5-5-5");
-    let plays_first = report(&game.clone(), true);
-    assert_eq!(plays_first, report(&game.clone(), false));
-    let (turn, result, plays, text, hash, recomputed) = plays_first;
-    assert_eq!(turn, Turn::Over);
-    assert_eq!(result.unwrap().winner(), Some(BLACK));
-    assert!(plays.is_empty());
-    assert_eq!(text, "4P8DADDg/wMAMA:white:falla:5-5-5");
-    assert_eq!(hash, recomputed);
-    let read = rules.parse_position(&text).unwrap();
-    assert_eq!(read.hash(), hash);
-
-    // At every roll of random games, with the falla's blocks made likelier by playing each
-    // seat's first listed play: both orders say the same, and fallas come up.
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let mut fallas_seen = 0;
-    for seed in 0..300 {
-        let mut game = rules.new_game(seed);
-        loop {
-            match game.turn() {
-                Turn::Over => break,
-                Turn::Chance => {
-                    let outcome = game.sample_chance();
-                    game.apply_chance(outcome);
-                    let plays_first = report(&game.clone(), true);
-                    assert_eq!(plays_first, report(&game.clone(), false), "{game}");
-                    assert_eq!(plays_first.4, plays_first.5, "{game}");
-                    fallas_seen +=
-                        usize::from(plays_first.1.is_some_and(|r| r.reason == EndReason::Falla));
-                }
-                Turn::Seat(_) => {
-                    let plays = game.plays();
-                    let pick = if rng.gen_bool(0.5) {
-                        0
-                    } else {
-                        rng.gen_range(0..plays.len())
-                    };
-                    game.play(plays[pick]);
-                }
-            }
-        }
-    }
-    assert!(fallas_seen > 20, "{fallas_seen} fallas");
+    let mut list = PlayList::default();
+    game.legal_moves(&mut list);
+    assert!(list.is_empty());
+    assert_eq!(game.turn(), Turn::Over);
+    assert_eq!(game.result().unwrap().winner(), Some(BLACK));
+    assert_eq!(game.to_string(), "4P8DADDg/wMAMA:white:falla:5-5-5");
+    assert_eq!(game.hash(), game.recompute_hash());
+    assert_eq!(
+        rules.parse_position(&game.to_string()).unwrap().hash(),
+        game.hash()
+    );
 }
 
 #[test]
