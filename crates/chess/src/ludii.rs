@@ -1,4 +1,4 @@
-//! Replaying Ludii's recorded random playouts move for move (`../shared/reference/ludii/`).
+//! Replaying Ludii's recorded random playouts move for move (`tests/reference/ludii/`).
 //!
 //! At every ply the number of distinct legal moves must equal Ludii's, the recorded move must
 //! be legal, and the pieces it removed (captures, and a mated seat's whole army), the piece

@@ -1,5 +1,5 @@
 //! Shared helpers for the integration tests: loading the shipped rulesets and the reference
-//! data under `../shared/reference/`.
+//! data under `tests/reference/` (copied from ../shared/reference with its README).
 #![allow(dead_code)]
 
 use libro_chess::{ChessGame, ChessRules};
@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 /// The repository's `rulesets/` directory.
 pub const RULESETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets");
-/// The shared reference data.
-pub const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/reference");
+/// The independent reference figures kept in the repository (tests/reference/README.md).
+pub const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/reference");
 
 /// Loads a shipped ruleset by name, with option overrides.
 pub fn rules(name: &str, overrides: &[(&str, &str)]) -> Arc<ChessRules> {

@@ -1,4 +1,4 @@
-//! Perft against Fairy-Stockfish's figures in `../shared/reference/fsf/` (read at test time).
+//! Perft against Fairy-Stockfish's figures in `tests/reference/fsf/` (read at test time).
 //!
 //! shatranj: every listed depth and position; acedrex (with `pawn_double_step = first-move`,
 //! Fairy-Stockfish's encoding): every row; forcado: the start position at depths 1-4 (the

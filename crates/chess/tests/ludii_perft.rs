@@ -1,4 +1,4 @@
-//! Perft against Ludii's figures in `../shared/reference/ludii/perft.md` (read at test time),
+//! Perft against Ludii's figures in `tests/reference/ludii/perft.md` (read at test time),
 //! under the rulesets that reproduce Ludii's encodings. The four-player count starts after
 //! the four opening bets, as Ludii's does.
 

@@ -1,5 +1,5 @@
 //! Ludii's 50 shared random playouts of each game, replayed move for move (files read at test
-//! time from `../shared/reference/ludii/`): legal-move counts, legality of every recorded
+//! time from `tests/reference/ludii/`): legal-move counts, legality of every recorded
 //! move, captures, promotions, the pot and eliminations, and how each game ended.
 
 mod common;

@@ -1,4 +1,4 @@
-//! The `libro` commands end to end: expected figures come from ../shared/reference (Ludii,
+//! The `libro` commands end to end: expected figures come from tests/reference (Ludii,
 //! Fairy-Stockfish) and from the rules, never from libro's own output.
 
 use std::path::PathBuf;
@@ -17,7 +17,7 @@ fn stdout(out: &Output) -> String {
 
 fn reference(path: &str) -> String {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/reference")
+        .join("../../tests/reference")
         .join(path);
     p.to_str().unwrap().to_string()
 }
@@ -233,7 +233,7 @@ fn rulesets_name_explains_each_option_with_its_source() {
 
 #[test]
 fn four_player_perft_starts_after_the_bets_as_ludii_counts() {
-    // ../shared/reference/ludii/perft.md: 7, 49, 343, 2401 after the four bets.
+    // tests/reference/ludii/perft.md: 7, 49, 343, 2401 after the four bets.
     for (depth, nodes) in [("1", 7), ("2", 49), ("3", 343), ("4", 2401)] {
         let out = libro(&["perft", "cuatro-tiempos-ludii", depth, "--json"]);
         assert_eq!(json_last_line(&out)["nodes"], nodes, "depth {depth}");

@@ -1,5 +1,5 @@
 //! With random players on the Ludii profiles, libro's figures agree with Ludii's own random
-//! playouts (`../shared/reference/ludii/*.jsonl`, read at test time): for every figure
+//! playouts (`tests/reference/ludii/*.jsonl`, read at test time): for every figure
 //! compared, libro's 95% interval and Ludii's overlap. Games of Acedrex and Forçado run
 //! 2500 plies and Cuatro Tiempos 5000, so those play few games here; larger runs are in
 //! the ignored tests at the end and in the lab's report.
@@ -10,7 +10,7 @@ use serde_json::Value;
 
 const LUDII: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/reference/ludii/"
+    "/../../tests/reference/ludii/"
 );
 
 /// Ludii's playouts of a game: (end reason in libro's words, winner seat or none, plies).

@@ -176,7 +176,7 @@ mod tests {
 
     #[test]
     fn fallas_start_is_the_reference_id() {
-        // 13 on each 6-point and 2 on each 24-point (shared/reference/README.md, checked with gnubg 1.07).
+        // 13 on each 6-point and 2 on each 24-point (tests/reference/README.md, checked with gnubg 1.07).
         let side = setup(&[(6, 13), (24, 2)]);
         let board = Board::from_counts([side, side]);
         assert_eq!(board.gnubg_id(0), "4P8DADDg/wMAMA");

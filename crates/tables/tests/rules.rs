@@ -56,7 +56,7 @@ fn the_start_position_is_thirteen_on_the_six_and_two_on_the_twenty_four() {
         assert_eq!(game.board().count(seat, 24), 2);
         assert_eq!(game.board().in_play(seat), 15);
     }
-    // The reference ID (shared/reference/README.md, checked with gnubg 1.07).
+    // The reference ID (tests/reference/README.md, checked with gnubg 1.07).
     assert_eq!(game.to_string(), "4P8DADDg/wMAMA:roll-off");
 }
 

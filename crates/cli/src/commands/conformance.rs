@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Replay Ludii's random playouts (a .jsonl file of ../shared/reference/ludii) move for move.
+    /// Replay Ludii's random playouts (a .jsonl file such as tests/reference/ludii/forcado.jsonl) move for move.
     Ludii {
         /// The playouts file.
         file: String,
