@@ -4,5 +4,9 @@
 # (installing Debian's chromium and the pinned playwright-core if they are missing).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# The main job's binary first: `cargo test --workspace` unifies the features of the test-only
+# dependencies into the shared crates, so its build is not the one `cargo run --release`
+# wants. Building both here means `cargo run --release -- serve` starts at once afterwards.
+cargo build --release
 cargo test --workspace --release
 scripts/browser-tests.sh
