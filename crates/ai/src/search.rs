@@ -31,6 +31,12 @@ impl<M: Copy> SearchInfo<M> {
     /// The UCI line: `info depth 6 seldepth 11 score cp 35 nodes 52311 nps 812000 time 64 pv ...`,
     /// moves in the game's notation.
     pub fn uci<G: Game<Move = M>>(&self, game: &G) -> String {
+        self.uci_with(game, |g, mv| g.move_text(mv))
+    }
+
+    /// [`SearchInfo::uci`], with the moves of the line written by `write` (each in its own
+    /// position), for front ends whose peers write moves differently from libro.
+    pub fn uci_with<G: Game<Move = M>>(&self, game: &G, write: impl Fn(&G, M) -> String) -> String {
         let mut s = format!(
             "info depth {} seldepth {} score {} nodes {} nps {} time {}",
             self.depth,
@@ -40,7 +46,7 @@ impl<M: Copy> SearchInfo<M> {
             self.nps,
             self.time.as_millis()
         );
-        let pv = pv_text(game, &self.pv);
+        let pv = pv_text_with(game, &self.pv, write);
         if !pv.is_empty() {
             s.push_str(" pv");
             for m in pv {
@@ -53,13 +59,22 @@ impl<M: Copy> SearchInfo<M> {
 
 /// Writes a line of moves from `game` in the game's notation, each in its own position.
 pub fn pv_text<G: Game>(game: &G, pv: &[G::Move]) -> Vec<String> {
+    pv_text_with(game, pv, |g, mv| g.move_text(mv))
+}
+
+/// [`pv_text`], each move written by `write`.
+fn pv_text_with<G: Game>(
+    game: &G,
+    pv: &[G::Move],
+    write: impl Fn(&G, G::Move) -> String,
+) -> Vec<String> {
     let mut g = game.clone();
     let mut out = Vec::with_capacity(pv.len());
     for &mv in pv {
         if g.seat_to_move().is_none() {
             break;
         }
-        out.push(g.move_text(mv));
+        out.push(write(&g, mv));
         g.play(mv);
     }
     out

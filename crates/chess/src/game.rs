@@ -339,6 +339,20 @@ impl ChessGame {
         }
     }
 
+    /// Whether the game ended by repetition (a draw the players or a referee may ignore).
+    pub fn is_repetition(&self) -> bool {
+        matches!(self.standing(), Some((EndReason::Repetition, _)))
+    }
+
+    /// Forgets the positions seen so far, so that play goes on past a repetition: the
+    /// current position counts once. For front ends where a referee outside libro decides
+    /// when a game is drawn (UCI); later repetitions are still seen.
+    pub fn forget_repetitions(&mut self) {
+        self.history.clear();
+        self.record_position();
+        self.settle();
+    }
+
     /// Reads a position string (see [`crate::notation`]).
     pub fn from_position(rules: &Arc<ChessRules>, text: &str) -> Result<ChessGame, PositionError> {
         let (pos, extras) = notation::parse_position(rules, text)?;

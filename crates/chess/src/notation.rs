@@ -290,9 +290,9 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
         while i < s.len() {
             let end = (i + 2..=s.len().min(i + 3))
                 .rev()
-                .find(|&e| r.board.parse_square(&s[i..e]).is_some())
+                .find_map(|e| Some((e, r.board.parse_square(s.get(i..e)?)?)))
                 .ok_or_else(|| err(format!("unmoved field `{s}` is not a list of squares")))?;
-            let sq = r.board.parse_square(&s[i..end]).expect("checked");
+            let (end, sq) = end;
             if !pos.occ.contains(sq) {
                 return Err(err(format!("unmoved square {sq} is empty")));
             }

@@ -56,6 +56,9 @@ pub struct PieceInfo {
     pub name: String,
     /// Upper-case letter used in notation.
     pub letter: char,
+    /// The letter Fairy-Stockfish and the chess GUIs that speak UCI write for it (promotion
+    /// suffixes such as `c7c8q`); the notation letter unless the ruleset file says otherwise.
+    pub uci_letter: char,
     /// Its moves in Betza notation, as written in the file.
     pub betza: String,
     /// Whether it is the king: it may not be left in check.
@@ -199,6 +202,8 @@ struct SeatDef {
 #[serde(deny_unknown_fields)]
 struct PieceDef {
     letter: String,
+    #[serde(default)]
+    uci_letter: Option<String>,
     betza: String,
     #[serde(default)]
     royal: bool,
@@ -499,6 +504,28 @@ impl ChessRules {
                     format!("piece `{pname}`: letter `{letter}` is used twice"),
                 ));
             }
+            let uci_letter = match p.uci_letter.as_deref().map(|l| {
+                let mut cs = l.chars();
+                (cs.next(), cs.next())
+            }) {
+                None => letter,
+                Some((Some(c), None)) if c.is_ascii_uppercase() => c,
+                Some(_) => {
+                    return Err(ld.at(
+                        pd,
+                        format!(
+                            "piece `{pname}`: uci_letter `{}` must be one upper-case letter",
+                            p.uci_letter.as_deref().unwrap_or_default()
+                        ),
+                    ))
+                }
+            };
+            if pieces.iter().any(|o| o.uci_letter == uci_letter) {
+                return Err(ld.at(
+                    pd,
+                    format!("piece `{pname}`: UCI letter `{uci_letter}` is used twice (give each piece its own `uci_letter`)"),
+                ));
+            }
             let across = match p.advance.as_deref() {
                 None | Some("forward") => false,
                 Some("across") => {
@@ -518,6 +545,7 @@ impl ChessRules {
             pieces.push(PieceInfo {
                 name: pname.clone(),
                 letter,
+                uci_letter,
                 betza: p.betza.clone(),
                 royal: p.royal,
                 promotes_to: None,

@@ -195,3 +195,27 @@ fn overrides_change_the_rules() {
         .unwrap();
     assert!(leap.source.contains("seed 004"), "{leap:?}");
 }
+
+#[test]
+fn uci_letter_must_be_one_upper_case_letter_of_its_own() {
+    let text = acedrex().replace(r#"uci_letter = "Q""#, r#"uci_letter = "qq""#);
+    let e = load(&text, &[]);
+    assert_eq!(e.line, Some(line_of(&text, r#"uci_letter = "qq""#)), "{e}");
+    assert!(
+        e.what
+            .contains("uci_letter `qq` must be one upper-case letter"),
+        "{e}"
+    );
+    // The fil's UCI letter B given to the knight as well.
+    let text = acedrex().replace(
+        r#"knight = { letter = "N","#,
+        r#"knight = { letter = "N", uci_letter = "B","#,
+    );
+    let e = load(&text, &[]);
+    assert_eq!(
+        e.line,
+        Some(line_of(&text, r#"knight = { letter = "N", uci_letter"#)),
+        "{e}"
+    );
+    assert!(e.what.contains("UCI letter `B` is used twice"), "{e}");
+}

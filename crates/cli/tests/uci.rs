@@ -1,6 +1,6 @@
 //! `libro uci` driven through a pipe, as a chess GUI drives it.
 
-use libro_core::{Game, Ruleset, Turn};
+use libro_core::{EndReason, Game, Ruleset, Turn};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -128,11 +128,18 @@ fn plays_a_full_game_against_itself_with_legal_moves() {
         );
         referee(&mut game, &mut moves, best);
     }
-    assert!(game.result().is_some());
-    // Asking for a move in a finished game gets an answer, not a hang.
+    let result = game.result().expect("a finished game has a result");
+    // Asking for a move in a finished game gets an answer, not a hang: none after a decisive
+    // end, and a move after libro's own draw rules, which the GUI's referee decides.
     e.send(&format!("position startpos moves {}", moves.join(" ")));
     e.send("go depth 1");
-    assert_eq!(e.until("bestmove").last().unwrap(), "bestmove (none)");
+    let answer = e.until("bestmove").last().unwrap().clone();
+    match result.reason {
+        EndReason::Repetition | EndReason::NoProgress | EndReason::MoveLimit => {
+            assert_ne!(answer, "bestmove (none)", "{:?}", result.reason)
+        }
+        _ => assert_eq!(answer, "bestmove (none)", "{:?}", result.reason),
+    }
     e.quit();
 }
 
@@ -224,11 +231,145 @@ fn malformed_input_gets_info_string_and_the_engine_carries_on() {
     }
     e.send("isready");
     e.until("readyok");
-    // The bad `position` left the start position in place: e2e4 is a legal double step.
+    // A good position after the bad ones is searched: e2e4 is a legal double step.
     e.send("position startpos moves e2e4");
     e.send("go depth 1");
     let best = e.until("bestmove");
     assert!(!best.last().unwrap().contains("(none)"));
+    e.quit();
+}
+
+/// The move a `bestmove` line names.
+fn bestmove(lines: &[String]) -> String {
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("bestmove "), "{lines:?}");
+    last.split_whitespace().nth(1).unwrap().to_string()
+}
+
+/// The position the engine holds, as its `d` command reports it.
+fn shown_position(e: &mut Engine) -> String {
+    e.send("d");
+    let line = e.until("info string position").last().unwrap().clone();
+    line.trim_start_matches("info string position ").to_string()
+}
+
+#[test]
+fn a_position_that_cannot_be_read_is_never_answered_with_a_move_of_another() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e3 e7e6");
+    for bad in [
+        "position startpos moves e2e3 e7e6 zz",
+        "position startpos moves e2e3 e7e6 e2e3",
+        "position fen rnafkanr/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w -é - 0 1",
+        "position fen not-a-position",
+        "position",
+    ] {
+        e.send(bad);
+        let said = e.until("info string");
+        assert!(
+            said.last().unwrap().contains("position not set"),
+            "{bad}: {said:?}"
+        );
+        e.send("go depth 1");
+        let lines = e.until("bestmove");
+        assert_eq!(bestmove(&lines), "(none)", "{bad}: {lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string no position to search")),
+            "{bad}: {lines:?}"
+        );
+    }
+    // `ucinewgame` sets the start position again.
+    e.send("ucinewgame");
+    e.send("go depth 1");
+    assert_ne!(bestmove(&e.until("bestmove")), "(none)");
+    e.quit();
+}
+
+#[test]
+fn promotions_are_read_and_written_with_the_letters_guis_use() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value shatranj");
+    // White: king a1, pawn c7; Black: king e6, knight d2, rook h2. The rook holds a2 and b2,
+    // the knight b1, so the white king cannot move: the promotion c7-c8 is the only move.
+    // Fairy-Stockfish and GUIs write it c7c8q (q is their letter for the fers).
+    let fen = "8/2P5/4k3/8/8/8/3n3r/K7 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    assert_eq!(bestmove(&lines), "c7c8q", "{lines:?}");
+    // The same move as the GUI sends it back, and in libro's own notation.
+    for promotion in ["c7c8q", "c7c8", "c7c8=F"] {
+        e.send(&format!("position fen {fen} moves {promotion}"));
+        assert_eq!(
+            shown_position(&mut e),
+            "2F5/8/4k3/8/8/8/3n3r/K7 b - - 0 1",
+            "{promotion}"
+        );
+    }
+    // A promotion to a piece the pawn does not become is refused.
+    e.send(&format!("position fen {fen} moves c7c8r"));
+    assert!(e
+        .until("info string")
+        .last()
+        .unwrap()
+        .contains("position not set"));
+    // A FEN in the GUI's letters (b the alfil, q the fers): Fairy-Stockfish's shatranj start.
+    e.send("position fen rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1 moves e2e3");
+    assert_eq!(
+        shown_position(&mut e),
+        "rnakfanr/pppppppp/8/8/8/4P3/PPPP1PPP/RNAKFANR b - - 0 1"
+    );
+    e.quit();
+}
+
+#[test]
+fn play_goes_on_past_libros_own_draw_rules() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value shatranj");
+    // The knights out and back twice: the start position stands for the third time, a draw
+    // by libro's repetition rule, but the GUI's referee decides, so the engine moves.
+    let dance = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
+    e.send(&format!("position startpos moves {dance}"));
+    e.send("go depth 2");
+    let best = bestmove(&e.until("bestmove"));
+    let rules = libro_catalog_rules("shatranj").unwrap();
+    let start = rules.new_game(0);
+    assert!(
+        start.parse_move(&best).is_ok(),
+        "{best} is not legal at the start"
+    );
+    // And a position well past shatranj's 140 plies without progress.
+    e.send("position fen 4k3/8/8/8/8/8/r7/R3K3 w - - 300 200");
+    e.send("go depth 2");
+    let best = bestmove(&e.until("bestmove"));
+    let played_on = libro_chess::ChessRules::from_toml(
+        &std::fs::read_to_string(
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../rulesets/shatranj.toml"),
+        )
+        .unwrap(),
+        "shatranj",
+        &[("no_progress_plies".to_string(), "0".to_string())],
+    )
+    .map(std::sync::Arc::new)
+    .unwrap();
+    let game = played_on
+        .parse_position("4k3/8/8/8/8/8/r7/R3K3 w - - 300 200")
+        .unwrap();
+    assert!(game.parse_move(&best).is_ok(), "{best} is not legal there");
+    // The draw rules the referee decides are not offered as options.
+    e.send("uci");
+    let lines = e.until("uciok");
+    for hidden in ["repetition", "no_progress_plies", "max_plies"] {
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {hidden} "))),
+            "{hidden} offered"
+        );
+    }
     e.quit();
 }
 
@@ -242,9 +383,14 @@ fn libro_catalog_rules(name: &str) -> Option<std::sync::Arc<libro_chess::ChessRu
 }
 
 /// Plays an engine's `bestmove` in the referee's own game, failing if the rules refuse it.
+/// As a GUI does, it reads a promotion's trailing letter (`c7c8q`) by dropping it.
 fn referee(game: &mut libro_chess::ChessGame, moves: &mut Vec<String>, best: String) {
     let mv = game
         .parse_move(&best)
+        .or_else(|err| match best.strip_suffix(['q', 'f']) {
+            Some(squares) if best.len() == 5 => game.parse_move(squares),
+            _ => Err(err),
+        })
         .unwrap_or_else(|err| panic!("bestmove {best} is illegal after {moves:?}: {err}"));
     game.play(mv);
     moves.push(best);

@@ -2,6 +2,13 @@
 //! way Fairy-Stockfish speaks it for variants (`UCI_Variant`), so chess GUIs and match
 //! runners can load libro. Malformed input never ends the engine: it answers with
 //! `info string` and carries on.
+//!
+//! The GUI is the referee, as with every UCI engine: libro plays on past its own draw rules
+//! (repetition, no progress, the move limit), which its search still sees. Moves are written
+//! as GUIs and Fairy-Stockfish write them: coordinates, with a promotion's piece letter
+//! (`c7c8q`: each ruleset names its pieces' `uci_letter`). A `position` libro cannot read
+//! is reported and leaves no position: `go` then answers `bestmove (none)`, never a move of
+//! an earlier position.
 
 use anyhow::Context;
 use libro_ai::{
@@ -10,7 +17,7 @@ use libro_ai::{
 };
 use libro_catalog::AnyRuleset;
 use libro_chess::options::{OptionKind, SPECS};
-use libro_chess::ChessRules;
+use libro_chess::{notation, ChessRules, Move};
 use libro_core::{Game, Ruleset};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -26,6 +33,14 @@ pub struct Args {}
 
 const DEFAULT_HASH_MB: usize = 16;
 
+/// Rule options the GUI's referee decides under UCI, set so that libro plays on: draws by
+/// the count of plies without progress and by the game's length.
+const REFEREE_OPTIONS: [(&str, &str); 2] = [("no_progress_plies", "0"), ("max_plies", "0")];
+
+/// Rule options not offered to GUIs: the referee's, and repetition, which libro keeps only so
+/// that its search sees repetitions (play goes on past one).
+const HIDDEN_OPTIONS: [&str; 3] = ["no_progress_plies", "max_plies", "repetition"];
+
 /// What a search thread hands back when it ends: the search memory, kept between moves.
 type SearchThread = JoinHandle<Searcher<ChessGame>>;
 
@@ -37,6 +52,8 @@ struct Engine {
     overrides: Vec<(String, String)>,
     rules: Arc<ChessRules>,
     game: ChessGame,
+    /// Why the last `position` could not be set; `go` searches nothing until one is.
+    no_position: Option<String>,
     hash_mb: usize,
     skill: u8,
     searcher: Option<Searcher<ChessGame>>,
@@ -64,6 +81,7 @@ pub fn run(_: Args) -> anyhow::Result<ExitCode> {
         overrides: Vec::new(),
         rules,
         game,
+        no_position: None,
         hash_mb: DEFAULT_HASH_MB,
         skill: MAX_LEVEL,
         searcher: None,
@@ -80,8 +98,15 @@ pub fn run(_: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Loads a two-player chess ruleset with the GUI's options, the referee's options last.
 fn load_chess(name: &str, overrides: &[(String, String)]) -> anyhow::Result<Arc<ChessRules>> {
-    match libro_catalog::load(name, overrides)? {
+    let mut overrides = overrides.to_vec();
+    overrides.extend(
+        REFEREE_OPTIONS
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string())),
+    );
+    match libro_catalog::load(name, &overrides)? {
         AnyRuleset::Chess(r) if r.seats().len() == 2 => Ok(r),
         _ => anyhow::bail!("`{name}` is not a two-player chess ruleset"),
     }
@@ -108,6 +133,7 @@ impl Engine {
                     s.clear();
                 }
                 self.game = self.rules.new_game(0);
+                self.no_position = None;
             }
             "setoption" => {
                 if let Err(e) = self.set_option(&rest) {
@@ -117,8 +143,16 @@ impl Engine {
             "position" => {
                 self.stop();
                 match self.position(&rest) {
-                    Ok(game) => self.game = game,
-                    Err(e) => self.say(&format!("info string position not changed: {e:#}")),
+                    Ok(game) => {
+                        self.game = game;
+                        self.no_position = None;
+                    }
+                    Err(e) => {
+                        self.say(&format!(
+                            "info string position not set (no move will be searched until one is): {e:#}"
+                        ));
+                        self.no_position = Some(format!("{e:#}"));
+                    }
                 }
             }
             "go" => match self.go_limits(&rest) {
@@ -151,7 +185,7 @@ impl Engine {
             let Some(spec) = SPECS.iter().find(|s| s.name == info.name) else {
                 continue;
             };
-            if spec.multi_seat {
+            if spec.multi_seat || HIDDEN_OPTIONS.contains(&spec.name) {
                 continue;
             }
             let line = match spec.kind {
@@ -194,6 +228,7 @@ impl Engine {
                 self.variant = value.to_string();
                 self.overrides.clear();
                 self.game = self.rules.new_game(0);
+                self.no_position = None;
                 self.say(&format!("info string variant {value}"));
             }
             "hash" => {
@@ -217,6 +252,9 @@ impl Engine {
                     })?;
                 self.skill = level;
             }
+            _ if HIDDEN_OPTIONS.contains(&name) => {
+                anyhow::bail!("`{name}` is not an option under UCI: the GUI decides draws")
+            }
             _ => {
                 let mut overrides = self.overrides.clone();
                 overrides.retain(|(k, _)| k != name);
@@ -224,6 +262,7 @@ impl Engine {
                 self.rules = load_chess(&self.variant, &overrides)?;
                 self.overrides = overrides;
                 self.game = self.rules.new_game(0);
+                self.no_position = None;
             }
         }
         Ok(())
@@ -237,11 +276,18 @@ impl Engine {
         };
         let mut game = match setup {
             ["startpos"] => self.rules.new_game(0),
-            ["fen", fen @ ..] if !fen.is_empty() => self.rules.parse_position(&fen.join(" "))?,
+            ["fen", fen @ ..] if !fen.is_empty() => read_fen(&self.rules, &fen.join(" "))?,
             _ => anyhow::bail!("expected `position startpos|fen FEN [moves ...]`"),
         };
-        for text in moves {
-            libro_core::play_text(&mut game, text).with_context(|| format!("move `{text}`"))?;
+        for (i, text) in moves.iter().enumerate() {
+            if game.is_repetition() {
+                game.forget_repetitions();
+            }
+            let mv = read_move(&game, text).with_context(|| format!("move {} `{text}`", i + 1))?;
+            game.play(mv);
+        }
+        if game.is_repetition() {
+            game.forget_repetitions();
         }
         Ok(game)
     }
@@ -291,6 +337,11 @@ impl Engine {
 
     fn go(&mut self, limits: Limits, clock: Option<Clock>, infinite: bool) {
         self.stop();
+        if let Some(why) = &self.no_position {
+            self.say(&format!("info string no position to search: {why}"));
+            self.say("bestmove (none)");
+            return;
+        }
         if self.game.seat_to_move().is_none() {
             self.say("info string the game is over: no move to search");
             self.say("bestmove (none)");
@@ -327,14 +378,16 @@ impl Engine {
                 Player::new(spec).choose(&game, &control).ok().map(|c| c.mv)
             } else {
                 searcher
-                    .search_with_info(&game, &limits, &control, &mut |info| say(info.uci(&game)))
+                    .search_with_info(&game, &limits, &control, &mut |info| {
+                        say(info.uci_with(&game, write_move))
+                    })
                     .map(|r| r.best)
             };
             while infinite && !thread_stop.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(5));
             }
             match best {
-                Some(mv) => say(format!("bestmove {}", game.move_text(mv))),
+                Some(mv) => say(format!("bestmove {}", write_move(&game, mv))),
                 None => say("bestmove (none)".to_string()),
             }
             searcher
@@ -351,4 +404,64 @@ impl Engine {
             }
         }
     }
+}
+
+/// Reads a FEN in libro's piece letters or, failing that, in the GUI's (`uci_letter`).
+fn read_fen(rules: &Arc<ChessRules>, fen: &str) -> anyhow::Result<ChessGame> {
+    let first_try = match rules.parse_position(fen) {
+        Ok(game) => return Ok(game),
+        Err(e) => e,
+    };
+    let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
+    let translated: String = board
+        .chars()
+        .map(|c| {
+            let piece = rules
+                .pieces()
+                .iter()
+                .find(|p| p.uci_letter == c.to_ascii_uppercase());
+            match piece {
+                Some(p) if c.is_ascii_lowercase() => p.letter.to_ascii_lowercase(),
+                Some(p) => p.letter,
+                None => c,
+            }
+        })
+        .collect();
+    if translated == board {
+        return Err(first_try.into());
+    }
+    rules
+        .parse_position(&format!("{translated} {rest}"))
+        .map_err(|_| first_try.into())
+}
+
+/// Reads a move in libro's notation or as GUIs write a promotion (`c7c8q`, the promoted
+/// piece's `uci_letter`).
+fn read_move(game: &ChessGame, text: &str) -> anyhow::Result<Move> {
+    let error = match game.parse_move(text) {
+        Ok(mv) => return Ok(mv),
+        Err(e) => e,
+    };
+    let suffix = text.chars().last().filter(|c| c.is_ascii_alphabetic());
+    let squares = suffix.map(|c| &text[..text.len() - c.len_utf8()]);
+    if let (Some(letter), Some(Ok(mv))) = (suffix, squares.map(|t| game.parse_move(t))) {
+        let rules = game.rules();
+        if let Some(p) = notation::promotion(rules, game.position(), mv) {
+            if rules.pieces()[p as usize].uci_letter == letter.to_ascii_uppercase() {
+                return Ok(mv);
+            }
+        }
+    }
+    Err(error.into())
+}
+
+/// Writes a move as GUIs read it: libro's coordinates, with the promoted piece's
+/// `uci_letter` in lower case after a promotion (`c7c8q`).
+fn write_move(game: &ChessGame, mv: Move) -> String {
+    let mut text = game.move_text(mv);
+    let rules = game.rules();
+    if let Some(p) = notation::promotion(rules, game.position(), mv) {
+        text.push(rules.pieces()[p as usize].uci_letter.to_ascii_lowercase());
+    }
+    text
 }
