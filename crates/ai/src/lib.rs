@@ -27,6 +27,7 @@ mod ordering;
 mod player;
 mod score;
 mod search;
+mod sprt;
 mod stats;
 mod tt;
 
@@ -43,4 +44,5 @@ pub use score::{Score, MATE, MATE_BOUND, MAX_PLY};
 pub use search::{
     pv_text, MultiSearch, SearchConfig, SearchInfo, SearchResult, Searcher, UnknownSearch,
 };
+pub use sprt::{score_of_elo, Sprt, SprtDecision, SprtError};
 pub use stats::{elo_from_score, MatchReport};

@@ -372,6 +372,12 @@ impl Position {
     pub fn unmoved(&self) -> Bitboard {
         self.unmoved
     }
+    /// Whether the piece on `sq` has not moved yet (first-move rights: the fers' leap, the
+    /// pawn's double step).
+    pub fn is_unmoved(&self, sq: Square) -> bool {
+        self.unmoved.contains(sq)
+    }
+
     /// How many pieces seat `s` has (a shared square counts two).
     pub fn piece_count(&self, s: u8) -> u32 {
         self.seat_bb[s as usize].count() + (self.stacked & self.seat_bb[s as usize]).count()

@@ -59,6 +59,9 @@ pub struct PieceInfo {
     /// The letter Fairy-Stockfish and the chess GUIs that speak UCI write for it (promotion
     /// suffixes such as `c7c8q`); the notation letter unless the ruleset file says otherwise.
     pub uci_letter: char,
+    /// Whether UCI GUIs write this piece's first move with a `+` (`d1d3+`): Fairy-Stockfish's
+    /// definitions model a first-move right as a piece that promotes when it first moves.
+    pub uci_marks_first_move: bool,
     /// Its moves in Betza notation, as written in the file.
     pub betza: String,
     /// Whether it is the king: it may not be left in check.
@@ -204,6 +207,8 @@ struct PieceDef {
     letter: String,
     #[serde(default)]
     uci_letter: Option<String>,
+    #[serde(default)]
+    uci_marks_first_move: bool,
     betza: String,
     #[serde(default)]
     royal: bool,
@@ -546,6 +551,7 @@ impl ChessRules {
                 name: pname.clone(),
                 letter,
                 uci_letter,
+                uci_marks_first_move: p.uci_marks_first_move,
                 betza: p.betza.clone(),
                 royal: p.royal,
                 promotes_to: None,

@@ -1,6 +1,7 @@
 //! `libro`: play and study the games of Alfonso X's Libro de los Juegos from the terminal.
 
 mod commands;
+mod uci_client;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

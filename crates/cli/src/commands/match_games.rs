@@ -2,26 +2,29 @@
 //! rotating, for four seats), with a progress bar, a score with its 95% interval and an Elo
 //! difference; every game written as a record that replays exactly.
 
+use super::engine_match::{self, Contestant, EngineMatch, Pace, TimeControl};
 use super::RuleOptions;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use libro_ai::{play_match, MatchConfig, MatchReport, PlayerSpec};
+use libro_ai::{play_match, MatchConfig, MatchReport, PlayerSpec, Sprt};
 use libro_catalog::AnyRuleset;
 use libro_core::{Heuristic, Ruleset};
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Ruleset name or file.
     ruleset: String,
-    /// Player A: `random`, `greedy`, `ai:1`..`ai:8`, `ai:movetime=MS`, `ai:nodes=N` (`,seed=S`).
+    /// Player A: `random`, `greedy`, `ai:1`..`ai:8`, `ai:movetime=MS`, `ai:nodes=N` (`,seed=S`),
+    /// or a UCI engine `uci:PATH[,Name=Value…]` (two-player chess rulesets; libro referees).
     #[arg(long)]
-    a: PlayerSpec,
+    a: Contestant,
     /// Player B, as for --a.
     #[arg(long)]
-    b: PlayerSpec,
+    b: Contestant,
     /// Number of games.
     #[arg(long, default_value_t = 100)]
     games: u32,
@@ -32,8 +35,23 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Random moves opening each pair of games, so deterministic players vary.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, alias = "openings", default_value_t = 4)]
     opening_moves: u32,
+    /// With a UCI engine: time per move in milliseconds, for both players.
+    #[arg(long, value_name = "MS", conflicts_with = "tc")]
+    movetime: Option<u64>,
+    /// With a UCI engine: a clock per player, `BASE+INC` in seconds (`10+0.1`).
+    #[arg(long, value_name = "BASE+INC", conflicts_with = "nodes")]
+    tc: Option<TimeControl>,
+    /// With a UCI engine: positions searched per move, for both players (`go nodes N`).
+    #[arg(long, value_name = "N", conflicts_with = "movetime")]
+    nodes: Option<u64>,
+    /// With a UCI engine: stop when an SPRT decides, `elo0=0,elo1=10[,alpha=0.05,beta=0.05]`.
+    #[arg(long)]
+    sprt: Option<Sprt>,
+    /// With a UCI engine: write every game to this file as PGN.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<String>,
     /// Write every game to this file, one JSON record per line.
     #[arg(long, value_name = "FILE")]
     record: Option<String>,
@@ -45,16 +63,71 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    match args.rules.load(&args.ruleset)? {
+    let (a, b) = match (&args.a, &args.b) {
+        (Contestant::Libro(a), Contestant::Libro(b)) => (*a, *b),
+        _ => return run_against_engines(args),
+    };
+    anyhow::ensure!(
+        args.movetime.is_none()
+            && args.tc.is_none()
+            && args.nodes.is_none()
+            && args.sprt.is_none()
+            && args.pgn.is_none(),
+        "--movetime, --tc, --nodes, --sprt and --pgn are for matches against a UCI engine (`uci:PATH`)"
+    );
+    let args = LibroMatch { a, b, args };
+    match args.args.rules.load(&args.args.ruleset)? {
         AnyRuleset::Chess(r) => run_with(&r, &args),
         AnyRuleset::Tables(r) => run_with(&r, &args),
     }
 }
 
-fn run_with<R: Ruleset>(rules: &Arc<R>, args: &Args) -> anyhow::Result<ExitCode>
+/// A match of libro's players, with their specs read.
+struct LibroMatch {
+    a: PlayerSpec,
+    b: PlayerSpec,
+    args: Args,
+}
+
+fn run_against_engines(args: Args) -> anyhow::Result<ExitCode> {
+    let rules = match args.rules.load(&args.ruleset)? {
+        AnyRuleset::Chess(r) => r,
+        AnyRuleset::Tables(r) => anyhow::bail!(
+            "UCI engines play the two-player chess rulesets, not {}",
+            r.name()
+        ),
+    };
+    let pace = match (args.movetime, args.tc, args.nodes) {
+        (Some(ms), None, None) if (1..=3_600_000).contains(&ms) => {
+            Pace::MoveTime(Duration::from_millis(ms))
+        }
+        (Some(ms), None, None) => anyhow::bail!("--movetime {ms}: give 1 to 3600000 milliseconds"),
+        (None, Some(tc), None) => Pace::Clock(tc),
+        (None, None, Some(n)) if (1..=100_000_000).contains(&n) => Pace::Nodes(n),
+        (None, None, Some(n)) => anyhow::bail!("--nodes {n}: give 1 to 100000000 positions"),
+        _ => anyhow::bail!(
+            "a match against a UCI engine needs --movetime MS, --tc BASE+INC or --nodes N"
+        ),
+    };
+    let m = EngineMatch {
+        a: args.a,
+        b: args.b,
+        games: args.games,
+        seed: args.seed,
+        opening_moves: args.opening_moves,
+        pace,
+        sprt: args.sprt,
+        pgn: args.pgn,
+        json: args.json,
+    };
+    engine_match::run(&rules, &m)
+}
+
+fn run_with<R: Ruleset>(rules: &Arc<R>, m: &LibroMatch) -> anyhow::Result<ExitCode>
 where
     R::Game: Heuristic,
 {
+    let args = &m.args;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -81,7 +154,7 @@ where
     );
     let mut scores = Vec::new();
     let mut write_error = None;
-    let outcome = play_match(rules, &args.a, &args.b, &config, &mut |record| {
+    let outcome = play_match(rules, &m.a, &m.b, &config, &mut |record| {
         scores.push(record.a_score);
         let so_far = MatchReport::from_scores(&scores);
         bar.set_message(format!(

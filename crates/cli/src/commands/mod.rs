@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod conformance;
+pub mod engine_match;
 pub mod evaluate;
 pub mod match_games;
 pub mod moves;

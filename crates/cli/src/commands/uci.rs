@@ -437,7 +437,7 @@ fn read_fen(rules: &Arc<ChessRules>, fen: &str) -> anyhow::Result<ChessGame> {
 
 /// Reads a move in libro's notation or as GUIs write a promotion (`c7c8q`, the promoted
 /// piece's `uci_letter`).
-fn read_move(game: &ChessGame, text: &str) -> anyhow::Result<Move> {
+pub(crate) fn read_move(game: &ChessGame, text: &str) -> anyhow::Result<Move> {
     let error = match game.parse_move(text) {
         Ok(mv) => return Ok(mv),
         Err(e) => e,
@@ -456,12 +456,52 @@ fn read_move(game: &ChessGame, text: &str) -> anyhow::Result<Move> {
 }
 
 /// Writes a move as GUIs read it: libro's coordinates, with the promoted piece's
-/// `uci_letter` in lower case after a promotion (`c7c8q`).
-fn write_move(game: &ChessGame, mv: Move) -> String {
+/// `uci_letter` in lower case after a promotion (`c7c8q`), and a `+` after the first move of
+/// a piece whose ruleset says `uci_marks_first_move` (the acedrex fers: `d1d3+`).
+pub(crate) fn write_move(game: &ChessGame, mv: Move) -> String {
     let mut text = game.move_text(mv);
     let rules = game.rules();
     if let Some(p) = notation::promotion(rules, game.position(), mv) {
         text.push(rules.pieces()[p as usize].uci_letter.to_ascii_lowercase());
+    } else if mv.is_board_move()
+        && rules.pieces()[mv.piece() as usize].uci_marks_first_move
+        && game.position().is_unmoved(mv.from())
+    {
+        text.push('+');
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(name: &str) -> ChessGame {
+        load_chess(name, &[]).unwrap().new_game(0)
+    }
+
+    #[test]
+    fn the_acedrex_fers_first_move_is_written_as_fairy_stockfish_writes_it() {
+        // Fairy-Stockfish's acedrex (shared anchors' variants.ini) models the unmoved fers
+        // as a piece that promotes when it first moves: `d1d3+` for the leap, `d1e2+` for
+        // a step. Other first moves and later fers moves carry no mark.
+        let mut game = start("acedrex");
+        for (text, written) in [("e2e3", "e2e3"), ("e7e6", "e7e6"), ("d1d3", "d1d3+")] {
+            let mv = read_move(&game, text).unwrap();
+            assert_eq!(write_move(&game, mv), written);
+            game.play(mv);
+        }
+        let mv = read_move(&game, "d8e7+").unwrap();
+        assert_eq!(write_move(&game, mv), "d8e7+");
+        game.play(mv);
+        let mv = read_move(&game, "d3e4").unwrap();
+        assert_eq!(write_move(&game, mv), "d3e4", "the fers has moved");
+        // Shatranj's fers has no first-move right and no mark.
+        let mut shatranj = start("shatranj");
+        for text in ["d2d3", "d7d6", "e1d2"] {
+            let mv = read_move(&shatranj, text).unwrap_or_else(|e| panic!("{e:#}"));
+            assert_eq!(write_move(&shatranj, mv), text);
+            shatranj.play(mv);
+        }
+    }
 }

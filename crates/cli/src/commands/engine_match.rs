@@ -1,0 +1,522 @@
+//! `libro match RULESET --a ai:8 --b uci:PATH --movetime 200`: libro against another UCI
+//! engine (or two engines), refereed by libro. libro holds the rules: the engine's illegal
+//! move, a move out of time or no answer ends the game against it. Games are played one at
+//! a time (engines get the whole machine), the opening plies of each pair of games are
+//! random and shared (colours swapped), and every game can be written as PGN.
+
+use super::uci::{read_move, write_move};
+use crate::uci_client::{Engine, EngineError, EngineSpec};
+use anyhow::Context;
+use libro_ai::{Clock, Control, MatchReport, Player, PlayerKind, PlayerSpec, Sprt, SprtDecision};
+use libro_chess::{ChessGame, ChessRules, Move};
+use libro_core::{Game, GameResult, Ruleset, Seat};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::process::ExitCode;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A player of a match: libro's own, or an engine run as a child process.
+#[derive(Clone, Debug)]
+pub enum Contestant {
+    Libro(PlayerSpec),
+    Engine(EngineSpec),
+}
+
+impl FromStr for Contestant {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.starts_with("uci:") {
+            s.parse().map(Contestant::Engine).map_err(|e| e.to_string())
+        } else {
+            s.parse().map(Contestant::Libro).map_err(|e| format!("{e}"))
+        }
+    }
+}
+
+impl std::fmt::Display for Contestant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Contestant::Libro(p) => write!(f, "{p}"),
+            Contestant::Engine(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// A game clock: `10+0.1` (seconds, then the increment per move).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct TimeControl {
+    pub base: Duration,
+    pub increment: Duration,
+}
+
+impl FromStr for TimeControl {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
+        let secs = |t: &str| -> Result<Duration, String> {
+            t.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && (0.0..=86_400.0).contains(x))
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| format!("time control `{s}`: `{t}` is not 0 to 86400 seconds"))
+        };
+        let tc = TimeControl {
+            base: secs(base)?,
+            increment: secs(inc)?,
+        };
+        if tc.base.is_zero() {
+            return Err(format!("time control `{s}`: the base time must be above 0"));
+        }
+        Ok(tc)
+    }
+}
+
+/// How the players are timed.
+#[derive(Copy, Clone, Debug)]
+pub enum Pace {
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A clock per player.
+    Clock(TimeControl),
+    /// A fixed number of positions searched per move (libro's `ai:nodes`, UCI `go nodes`):
+    /// the same work whatever the machine's load.
+    Nodes(u64),
+}
+
+/// How long an engine searching a fixed number of nodes may take before it loses.
+const NODES_PATIENCE: Duration = Duration::from_secs(60);
+
+/// Time past a `movetime` after which an engine that has not answered loses: engines
+/// overrun a little, but one that does not answer at all must not stall the match.
+const MOVETIME_GRACE: Duration = Duration::from_secs(1);
+
+/// Everything a match against engines needs.
+pub struct EngineMatch {
+    pub a: Contestant,
+    pub b: Contestant,
+    pub games: u32,
+    pub seed: u64,
+    pub opening_moves: u32,
+    pub pace: Pace,
+    pub sprt: Option<Sprt>,
+    pub pgn: Option<String>,
+    pub json: bool,
+}
+
+/// How a game ended for the referee.
+#[derive(Clone, Debug)]
+struct Ending {
+    /// White's score: 1, ½ or 0.
+    white: f64,
+    /// What ended it, in libro's words (`checkmate`, `illegal move by …`).
+    reason: String,
+    /// PGN's Termination tag.
+    termination: &'static str,
+}
+
+/// A side in one game.
+enum Side {
+    Libro(Box<Player<ChessGame>>),
+    Engine(Engine),
+}
+
+pub fn run(rules: &Arc<ChessRules>, m: &EngineMatch) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(
+        rules.seats().len() == 2,
+        "UCI engines play the two-player chess rulesets; {} has {} seats",
+        rules.name(),
+        rules.seats().len()
+    );
+    let variant = uci_variant(rules.name());
+    let mut sides = [start(&m.a, &variant, m)?, start(&m.b, &variant, m)?];
+    let mut pgn = match &m.pgn {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("creating the PGN file {path}"))?,
+        )),
+        None => None,
+    };
+    println!(
+        "{} (A) against {} (B), up to {} games of {}, {}",
+        m.a,
+        m.b,
+        m.games,
+        rules.name(),
+        match m.pace {
+            Pace::MoveTime(t) => format!("{} ms a move", t.as_millis()),
+            Pace::Clock(tc) =>
+                format!("{}+{} s", tc.base.as_secs_f64(), tc.increment.as_secs_f64()),
+            Pace::Nodes(n) => format!("{n} nodes a move"),
+        }
+    );
+    let mut scores: Vec<f64> = Vec::new();
+    let mut decision = SprtDecision::Continue;
+    for index in 0..m.games {
+        let a_white = index % 2 == 0;
+        let opening = opening(rules, m.seed, index / 2, m.opening_moves);
+        let (white, black) = if a_white { (0, 1) } else { (1, 0) };
+        let (game, moves, ending) = {
+            let [s0, s1] = &mut sides;
+            let (w, b) = if a_white { (s0, s1) } else { (s1, s0) };
+            play(rules, &opening, [w, b], m.pace)?
+        };
+        let a_score = if a_white {
+            ending.white
+        } else {
+            1.0 - ending.white
+        };
+        scores.push(a_score);
+        let names = [&m.a, &m.b];
+        println!(
+            "game {}: {} (white) - {} (black): {} ({}, {} plies)",
+            index + 1,
+            names[white],
+            names[black],
+            result_tag(ending.white),
+            ending.reason,
+            moves.len()
+        );
+        if let Some(file) = &mut pgn {
+            let text = pgn_game(
+                rules,
+                index + 1,
+                [&names[white].to_string(), &names[black].to_string()],
+                &game,
+                &moves,
+                &ending,
+            );
+            file.write_all(text.as_bytes())
+                .context("writing the PGN file")?;
+        }
+        if let Some(test) = &m.sprt {
+            let r = MatchReport::from_scores(&scores);
+            decision = test.decision(r.wins, r.draws, r.losses);
+            if decision != SprtDecision::Continue {
+                break;
+            }
+        }
+    }
+    if let Some(mut file) = pgn {
+        file.flush().context("writing the PGN file")?;
+    }
+    let r = MatchReport::from_scores(&scores);
+    println!("A: {} wins, {} draws, {} losses", r.wins, r.draws, r.losses);
+    println!(
+        "score {:.1}% ± {:.1}% (95%)",
+        100.0 * r.score,
+        100.0 * r.score_margin
+    );
+    match (r.elo, r.elo_error) {
+        (Some(elo), Some(err)) => println!("Elo difference {elo:+.0} ± {err:.0}"),
+        (Some(elo), None) => println!("Elo difference {elo:+.0} (interval unbounded)"),
+        _ => println!("Elo difference unbounded (every game went one way)"),
+    }
+    if let Some(test) = &m.sprt {
+        let (lo, hi) = test.bounds();
+        println!(
+            "SPRT {test}: LLR {:.2} (bounds {lo:.2}, {hi:.2}): {}",
+            test.llr(r.wins, r.draws, r.losses),
+            match decision {
+                SprtDecision::H1 => "H1 accepted (A is stronger by elo1)",
+                SprtDecision::H0 => "H0 accepted (A is not stronger by elo1)",
+                SprtDecision::Continue => "no decision yet",
+            }
+        );
+    }
+    if m.json {
+        println!("{}", serde_json::to_string(&r)?);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The `UCI_Variant` name Fairy-Stockfish knows a ruleset by: the name without hyphens
+/// (`short-assize` → `shortassize`); the Ludii profiles are the same games for an engine.
+fn uci_variant(ruleset: &str) -> String {
+    ruleset.trim_end_matches("-ludii").replace('-', "")
+}
+
+fn start(c: &Contestant, variant: &str, m: &EngineMatch) -> anyhow::Result<Side> {
+    Ok(match c {
+        Contestant::Engine(spec) => Side::Engine(Engine::start(spec, variant)?),
+        Contestant::Libro(spec) => {
+            let mut spec = *spec;
+            match (&mut spec.kind, m.pace) {
+                (PlayerKind::Ai(ai), Pace::MoveTime(t)) => {
+                    ai.movetime_ms = Some(t.as_millis() as u64)
+                }
+                (PlayerKind::Ai(ai), Pace::Nodes(n)) => ai.nodes = Some(n),
+                _ => {}
+            }
+            Side::Libro(Box::new(Player::new(spec)))
+        }
+    })
+}
+
+/// The seeded random plies that open both games of pair `pair`.
+fn opening(rules: &Arc<ChessRules>, seed: u64, pair: u32, plies: u32) -> Vec<Move> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (u64::from(pair) << 32));
+    let mut game = rules.new_game(0);
+    let mut moves = Vec::new();
+    let mut legal = Default::default();
+    for _ in 0..plies {
+        game.legal_moves(&mut legal);
+        let list: &[Move] = &legal;
+        let Some(&mv) = list.choose(&mut rng) else {
+            break;
+        };
+        game.play(mv);
+        if game.is_over() {
+            break;
+        }
+        moves.push(mv);
+    }
+    moves
+}
+
+/// Plays one game from the opening; returns the final position, the moves (opening
+/// included) and how it ended.
+fn play(
+    rules: &Arc<ChessRules>,
+    opening: &[Move],
+    mut sides: [&mut Side; 2],
+    pace: Pace,
+) -> anyhow::Result<(ChessGame, Vec<Move>, Ending)> {
+    let mut game = rules.new_game(0);
+    let mut moves: Vec<Move> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
+    for &mv in opening {
+        texts.push(write_move(&game, mv));
+        game.play(mv);
+        moves.push(mv);
+    }
+    for side in sides.iter_mut() {
+        match side {
+            Side::Engine(e) => e.new_game()?,
+            Side::Libro(p) => p.new_game(),
+        }
+    }
+    let mut clocks = match pace {
+        Pace::Clock(tc) => [tc.base; 2],
+        Pace::MoveTime(_) | Pace::Nodes(_) => [Duration::ZERO; 2],
+    };
+    let ending = loop {
+        if let Some(result) = game.result() {
+            break ending_of(&result);
+        }
+        let Some(Seat(s)) = game.seat_to_move() else {
+            unreachable!("a chess game not over has a seat to move")
+        };
+        let s = s as usize;
+        let colour = ["white", "black"][s];
+        let lose = |reason: String, termination| Ending {
+            white: if s == 0 { 0.0 } else { 1.0 },
+            reason,
+            termination,
+        };
+        let started = Instant::now();
+        let chosen: Result<Move, Ending> = match &mut sides[s] {
+            Side::Libro(player) => {
+                let clock = match pace {
+                    Pace::Clock(tc) => Some(Clock {
+                        remaining: clocks[s],
+                        increment: tc.increment,
+                        moves_to_go: None,
+                    }),
+                    Pace::MoveTime(_) | Pace::Nodes(_) => None,
+                };
+                let control = Control { stop: None, clock };
+                player
+                    .choose(&game, &control)
+                    .map(|c| c.mv)
+                    .map_err(|e| lose(format!("{colour} (libro) found no move: {e}"), "abandoned"))
+            }
+            Side::Engine(engine) => {
+                let (go, patience) = match pace {
+                    Pace::Nodes(n) => (format!("go nodes {n}"), NODES_PATIENCE),
+                    Pace::MoveTime(t) => (
+                        format!("go movetime {}", t.as_millis()),
+                        t * 2 + MOVETIME_GRACE,
+                    ),
+                    Pace::Clock(tc) => (
+                        format!(
+                            "go wtime {} btime {} winc {} binc {}",
+                            clocks[0].as_millis(),
+                            clocks[1].as_millis(),
+                            tc.increment.as_millis(),
+                            tc.increment.as_millis()
+                        ),
+                        clocks[s] + MOVETIME_GRACE,
+                    ),
+                };
+                match engine.best_move(&texts, &go, patience) {
+                    Ok((text, _)) => read_move(&game, &text).map_err(|e| {
+                        lose(
+                            format!("illegal move `{text}` by {colour} ({}): {e:#}", engine.name),
+                            "rules infraction",
+                        )
+                    }),
+                    Err(EngineError::Timeout { .. }) => Err(lose(
+                        format!("{colour} ({}) did not answer in time", engine.name),
+                        "time forfeit",
+                    )),
+                    Err(e) => Err(lose(format!("{colour}: {e}"), "abandoned")),
+                }
+            }
+        };
+        let spent = started.elapsed();
+        let mv = match chosen {
+            Ok(mv) => mv,
+            Err(ending) => break ending,
+        };
+        if let Pace::Clock(tc) = pace {
+            if spent > clocks[s] {
+                break lose(format!("{colour} lost on time"), "time forfeit");
+            }
+            clocks[s] = clocks[s] - spent + tc.increment;
+        }
+        texts.push(write_move(&game, mv));
+        game.play(mv);
+        moves.push(mv);
+    };
+    Ok((game, moves, ending))
+}
+
+fn ending_of(result: &GameResult) -> Ending {
+    let white = f64::from(result.seats[0].score);
+    Ending {
+        white,
+        reason: result.reason.to_string(),
+        termination: "normal",
+    }
+}
+
+fn result_tag(white: f64) -> &'static str {
+    if white > 0.5 {
+        "1-0"
+    } else if white < 0.5 {
+        "0-1"
+    } else {
+        "1/2-1/2"
+    }
+}
+
+/// One game as PGN: the seven tag roster, the variant, libro's end reason, SAN movetext.
+fn pgn_game(
+    rules: &Arc<ChessRules>,
+    round: u32,
+    names: [&String; 2],
+    _end: &ChessGame,
+    moves: &[Move],
+    ending: &Ending,
+) -> String {
+    let result = result_tag(ending.white);
+    let mut s = String::new();
+    let tags = [
+        ("Event", "libro match".to_string()),
+        ("Site", "libro".to_string()),
+        ("Date", today()),
+        ("Round", round.to_string()),
+        ("White", names[0].clone()),
+        ("Black", names[1].clone()),
+        ("Result", result.to_string()),
+        ("Variant", rules.name().to_string()),
+        ("Termination", ending.termination.to_string()),
+    ];
+    for (k, v) in tags {
+        let _ = writeln!(
+            s,
+            "[{k} \"{}\"]",
+            v.replace('\\', "\\\\").replace('"', "\\\"")
+        );
+    }
+    s.push('\n');
+    let mut game = rules.new_game(0);
+    let mut line = String::new();
+    let mut tokens: Vec<String> = Vec::new();
+    for (i, &mv) in moves.iter().enumerate() {
+        if i % 2 == 0 {
+            tokens.push(format!("{}.", i / 2 + 1));
+        }
+        tokens.push(game.san(mv));
+        game.play(mv);
+    }
+    tokens.push(format!("{{{}}}", ending.reason.replace('}', ")")));
+    tokens.push(result.to_string());
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+            s.push_str(&line);
+            s.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    s.push_str(&line);
+    s.push_str("\n\n");
+    s
+}
+
+/// Today's date as PGN writes it (`2026.11.25`), from the system clock (UTC).
+fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    civil(days)
+}
+
+/// Days since 1970-01-01 as a PGN date (Howard Hinnant's civil-from-days algorithm).
+fn civil(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_are_read_and_bad_ones_named() {
+        let tc: TimeControl = "10+0.1".parse().unwrap();
+        assert_eq!(tc.base, Duration::from_secs(10));
+        assert_eq!(tc.increment, Duration::from_millis(100));
+        assert_eq!(
+            "60".parse::<TimeControl>().unwrap().increment,
+            Duration::ZERO
+        );
+        for bad in ["", "0+1", "ten+1", "10+x", "1e9", "-5+0"] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn variant_names_as_fairy_stockfish_spells_them() {
+        assert_eq!(uci_variant("short-assize"), "shortassize");
+        assert_eq!(uci_variant("short-assize-ludii"), "shortassize");
+        assert_eq!(uci_variant("acedrex"), "acedrex");
+    }
+
+    #[test]
+    fn days_become_civil_dates() {
+        // Counted with Python's datetime: 2000-02-29 is day 11016, 2026-11-25 day 20782.
+        assert_eq!(civil(0), "1970.01.01");
+        assert_eq!(civil(11_016), "2000.02.29");
+        assert_eq!(civil(11_017), "2000.03.01");
+        assert_eq!(civil(20_782), "2026.11.25");
+    }
+}

@@ -1,0 +1,257 @@
+//! `libro match … --b uci:PATH`: libro referees a match against another UCI engine. The
+//! engines here are libro's own `uci` (through a wrapper script) and two small scripted
+//! engines that misbehave in known ways, so every outcome is known in advance.
+#![cfg(unix)]
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh directory for one test's scripts and files.
+fn workdir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("libro-match-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes an executable shell script.
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// libro's own UCI engine, as a path a match can start.
+fn libro_engine(dir: &Path) -> String {
+    script(
+        dir,
+        "libro-uci.sh",
+        &format!("exec '{}' uci\n", env!("CARGO_BIN_EXE_libro")),
+    )
+}
+
+/// An engine that shakes hands properly and then answers every `go` with `reply`, or not
+/// at all when `reply` is empty.
+fn scripted_engine(dir: &Path, name: &str, reply: &str) -> String {
+    let go = if reply.is_empty() {
+        ":".to_string()
+    } else {
+        format!("echo '{reply}'")
+    };
+    script(
+        dir,
+        name,
+        &format!(
+            r#"while read line; do
+  case "$line" in
+    uci) echo "id name {name}"; echo uciok ;;
+    isready) echo readyok ;;
+    go*) {go} ;;
+    quit) exit 0 ;;
+  esac
+done
+"#
+        ),
+    )
+}
+
+fn libro(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_libro"))
+        .args(args)
+        .output()
+        .expect("libro runs")
+}
+
+fn text(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_match_against_libros_own_uci_engine_is_refereed_and_written_as_pgn() {
+    let dir = workdir("self");
+    let engine = libro_engine(&dir);
+    let pgn = dir.join("games.pgn");
+    let out = libro(&[
+        "match",
+        "shatranj",
+        "--a",
+        "ai:2",
+        "--b",
+        &format!("uci:{engine},Skill Level=2"),
+        "--movetime",
+        "20",
+        "--games",
+        "2",
+        "--openings",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = text(&out);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games: Vec<&str> = stdout.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{stdout}");
+    // Colours alternate: A is White in game 1 and Black in game 2.
+    assert!(games[0].contains("ai:2 (white)"), "{}", games[0]);
+    assert!(games[1].contains("ai:2 (black)"), "{}", games[1]);
+    // Neither engine misbehaves: every game ends by the rules.
+    for g in &games {
+        assert!(!g.contains("illegal") && !g.contains("in time"), "{g}");
+    }
+    let pgn = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(pgn.matches("[Event \"libro match\"]").count(), 2, "{pgn}");
+    assert_eq!(pgn.matches("[Variant \"shatranj\"]").count(), 2, "{pgn}");
+    assert_eq!(pgn.matches("[Termination \"normal\"]").count(), 2, "{pgn}");
+    // Each game's Result tag is the result printed for it.
+    let tags: Vec<&str> = pgn
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Result \""))
+        .map(|l| l.trim_end_matches("\"]"))
+        .collect();
+    for (g, tag) in games.iter().zip(&tags) {
+        assert!(g.contains(&format!(": {tag} (")), "{g} vs {tag}");
+    }
+    // The movetext opens with move 1 and ends with the result.
+    assert!(pgn.contains("\n1. "), "{pgn}");
+}
+
+#[test]
+fn an_illegal_move_loses_and_an_sprt_stops_the_match_on_evidence() {
+    let dir = workdir("liar");
+    // a1a1 is never a move: the engine loses every game it has to move in.
+    let liar = scripted_engine(&dir, "liar", "bestmove a1a1");
+    let pgn = dir.join("games.pgn");
+    let out = libro(&[
+        "match",
+        "forcado",
+        "--a",
+        "ai:1",
+        "--b",
+        &format!("uci:{liar}"),
+        "--movetime",
+        "10",
+        "--games",
+        "200",
+        "--sprt",
+        "elo0=0,elo1=50",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = text(&out);
+    assert!(out.status.success(), "{stdout}");
+    let games: Vec<&str> = stdout.lines().filter(|l| l.starts_with("game ")).collect();
+    for g in &games {
+        assert!(g.contains("illegal move `a1a1` by"), "{g}");
+    }
+    // Every game won by A: the SPRT accepts H1 long before 200 games.
+    assert!(
+        games.len() >= 2 && games.len() < 200,
+        "{} games",
+        games.len()
+    );
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("A: {} wins, 0 draws, 0 losses", games.len())),
+        "{stdout}"
+    );
+    let pgn = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        pgn.matches("[Termination \"rules infraction\"]").count(),
+        games.len()
+    );
+}
+
+#[test]
+fn an_engine_that_does_not_answer_loses_on_time_and_the_match_goes_on() {
+    let dir = workdir("silent");
+    let silent = scripted_engine(&dir, "silent", "");
+    let out = libro(&[
+        "match",
+        "shatranj",
+        "--a",
+        "ai:1",
+        "--b",
+        &format!("uci:{silent}"),
+        "--movetime",
+        "50",
+        "--games",
+        "2",
+    ]);
+    let stdout = text(&out);
+    assert!(out.status.success(), "{stdout}");
+    let games: Vec<&str> = stdout.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{stdout}");
+    for g in &games {
+        assert!(g.contains("did not answer in time"), "{g}");
+    }
+    assert!(stdout.contains("A: 2 wins"), "{stdout}");
+}
+
+#[test]
+fn engine_matches_that_cannot_be_played_are_refused_with_the_reason() {
+    let dir = workdir("refused");
+    let engine = libro_engine(&dir);
+    let uci = format!("uci:{engine}");
+    for (args, reason) in [
+        (
+            vec![
+                "match",
+                "fallas",
+                "--a",
+                "ai:1",
+                "--b",
+                &uci,
+                "--movetime",
+                "10",
+            ],
+            "two-player chess rulesets",
+        ),
+        (
+            vec!["match", "shatranj", "--a", "ai:1", "--b", &uci],
+            "needs --movetime MS, --tc BASE+INC or --nodes N",
+        ),
+        (
+            vec![
+                "match",
+                "shatranj",
+                "--a",
+                "ai:1",
+                "--b",
+                "ai:2",
+                "--movetime",
+                "10",
+            ],
+            "are for matches against a UCI engine",
+        ),
+        (
+            vec![
+                "match",
+                "shatranj",
+                "--a",
+                "ai:1",
+                "--b",
+                "uci:/nonexistent/engine",
+                "--movetime",
+                "10",
+            ],
+            "/nonexistent/engine",
+        ),
+        (
+            vec![
+                "match", "shatranj", "--a", "ai:1", "--b", &uci, "--tc", "fast",
+            ],
+            "time control `fast`",
+        ),
+    ] {
+        let out = libro(&args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(reason), "{args:?}: {err}");
+    }
+}
