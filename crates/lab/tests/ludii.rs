@@ -8,10 +8,7 @@ use libro_lab::stats::{self, wilson, Estimate};
 use libro_lab::{Report, RunPlan, Study};
 use serde_json::Value;
 
-const LUDII: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/reference/ludii/"
-);
+const LUDII: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/reference/ludii/");
 
 /// Ludii's playouts of a game: (end reason in libro's words, winner seat or none, plies).
 fn ludii(

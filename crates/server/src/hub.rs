@@ -1,10 +1,17 @@
 //! The games being played: each in memory behind its own lock, with a broadcast channel to
 //! everyone watching it. Every event is stored before it is applied and announced; AI moves
-//! are computed on the blocking pool so that no game waits for another's search.
+//! are computed on the blocking pool, at most [`Limits::ai_threads`] at once, so that no game
+//! waits for another's search and searches cannot starve the server. An AI move or a dice
+//! roll that could not be stored is tried again ([`crate::limits::AI_RETRY`]).
+//!
+//! A stored game that cannot be resumed (an unreadable row, a move its rules refuse, a player
+//! above this server's limits) is logged and held as damaged: asking for it answers
+//! [`HubError::Damaged`], and every other game plays on.
 
 use crate::lab::Lab;
+use crate::limits::{LimitError, Limits, AI_RETRY, MAX_MOVE_TEXT};
 use crate::record::{self, Event, Record, RecordError, Setup};
-use crate::store::{Store, StoreError};
+use crate::store::{token_matches, Loaded, Store, StoreError};
 use crate::view;
 use libro_catalog::{AnyRuleset, DynGame};
 use libro_core::{Seat, Turn};
@@ -13,13 +20,17 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
-use tokio::sync::{broadcast, Mutex, RwLock};
+use tokio::sync::{broadcast, Mutex, RwLock, Semaphore};
 
 /// What went wrong with a request about a game.
 #[derive(Debug, thiserror::Error)]
 pub enum HubError {
     #[error("no game `{0}`")]
     NoGame(String),
+    #[error("game `{id}` is damaged and cannot be played or shown: {reason}")]
+    Damaged { id: String, reason: String },
+    #[error(transparent)]
+    Limit(#[from] LimitError),
     #[error("this link does not hold a seat of this game (spectators cannot move)")]
     NotASeat,
     #[error("{0}")]
@@ -37,6 +48,7 @@ pub struct LiveGame {
     pub id: String,
     pub setup: Setup,
     pub rules: AnyRuleset,
+    /// The hash of each seat's secret token (`None` for AI seats).
     pub tokens: Vec<Option<String>>,
     pub created: i64,
     pub game: Box<dyn DynGame>,
@@ -54,14 +66,12 @@ pub struct LiveGame {
 }
 
 impl LiveGame {
-    /// The seat a secret token holds, if any.
+    /// The seat a secret token holds, if any (compared with each seat's hash in constant
+    /// time).
     pub fn seat_of(&self, token: &str) -> Option<Seat> {
-        if token.is_empty() {
-            return None;
-        }
         self.tokens
             .iter()
-            .position(|t| t.as_deref() == Some(token))
+            .position(|t| t.as_deref().is_some_and(|h| token_matches(token, h)))
             .map(|i| Seat(i as u8))
     }
 
@@ -158,6 +168,11 @@ fn now_secs() -> i64 {
 pub struct Hub {
     store: Arc<dyn Store>,
     games: RwLock<HashMap<String, Arc<Mutex<LiveGame>>>>,
+    /// Stored games that cannot be resumed, with the reason.
+    damaged: RwLock<HashMap<String, String>>,
+    limits: Limits,
+    /// One permit per AI search allowed at once.
+    ai_pool: Arc<Semaphore>,
     /// The Lab's studies, stored in the same database.
     pub lab: Arc<Lab>,
 }
@@ -205,6 +220,15 @@ impl Hub {
         store: Arc<dyn Store>,
         lab_threads: usize,
     ) -> Result<Arc<Hub>, HubError> {
+        Self::open_limited(store, lab_threads, Limits::default()).await
+    }
+
+    /// [`Hub::open_with`], under the operator's `limits`.
+    pub async fn open_limited(
+        store: Arc<dyn Store>,
+        lab_threads: usize,
+        limits: Limits,
+    ) -> Result<Arc<Hub>, HubError> {
         let st = store.clone();
         let stored = store_call(move || st.load_all()).await??;
         let st = store.clone();
@@ -212,13 +236,16 @@ impl Hub {
         let hub = Arc::new(Hub {
             store,
             games: RwLock::new(HashMap::new()),
+            damaged: RwLock::new(HashMap::new()),
+            ai_pool: Arc::new(Semaphore::new(limits.ai_threads.max(1))),
+            limits,
             lab: Arc::new(lab),
         });
         let mut resume = Vec::new();
-        for g in stored {
-            // A game that no longer replays (a ruleset file changed under it) is left in the
-            // database and reported, and the others still start.
-            match Self::replay_stored(g) {
+        for loaded in stored {
+            // A game that no longer replays is left in the database as it is, reported, and
+            // held as damaged; the others still start.
+            match hub.replay_stored(loaded) {
                 Ok(live) => {
                     resume.push(live.id.clone());
                     hub.games
@@ -226,25 +253,41 @@ impl Hub {
                         .await
                         .insert(live.id.clone(), Arc::new(Mutex::new(live)));
                 }
-                Err(e) => eprintln!("libro serve: not resuming a stored game: {e}"),
+                Err((id, reason)) => {
+                    eprintln!("libro serve: game {id} is damaged, not resuming it: {reason}");
+                    hub.damaged.write().await.insert(id, reason);
+                }
             }
         }
         for id in resume {
-            hub.clone().advance(&id).await?;
+            hub.clone().kick(&id).await;
         }
         Ok(hub)
     }
 
-    fn replay_stored(g: crate::store::StoredGame) -> Result<LiveGame, HubError> {
-        let (rules, mut game) = record::start(&g.setup)
-            .map_err(|e| HubError::Internal(format!("game {}: {e}", g.id)))?;
+    /// A stored game made live, or its id and why it cannot be.
+    fn replay_stored(&self, loaded: Loaded) -> Result<LiveGame, (String, String)> {
+        let g = match loaded {
+            Ok(g) => g,
+            Err(StoreError::Corrupt { game, reason }) => return Err((game, reason)),
+            Err(e) => return Err((String::new(), e.to_string())),
+        };
+        let damaged = |reason: String| (g.id.clone(), reason);
+        self.limits
+            .check_players(&g.setup.players)
+            .map_err(|e| damaged(e.to_string()))?;
+        let (rules, mut game) = record::start(&g.setup).map_err(|e| damaged(e.to_string()))?;
+        if g.tokens.len() != g.setup.players.len() {
+            return Err(damaged(format!(
+                "{} seat tokens for {} players",
+                g.tokens.len(),
+                g.setup.players.len()
+            )));
+        }
         let start_view = view::board(game.as_ref(), &rules).to_string();
         let mut history = Vec::with_capacity(g.events.len());
         for (index, ev) in g.events.iter().enumerate() {
-            record::apply(game.as_mut(), ev).map_err(|e| RecordError::Event {
-                index,
-                reason: format!("game {}: {e}", g.id),
-            })?;
+            record::apply(game.as_mut(), ev).map_err(|e| damaged(format!("event {index}: {e}")))?;
             history.push(view::entry(ev, game.as_ref(), &rules).to_string());
         }
         let (tx, _) = broadcast::channel(64);
@@ -268,12 +311,16 @@ impl Hub {
 
     /// The game with this id.
     pub async fn get(&self, id: &str) -> Result<Arc<Mutex<LiveGame>>, HubError> {
-        self.games
-            .read()
-            .await
-            .get(id)
-            .cloned()
-            .ok_or_else(|| HubError::NoGame(id.chars().take(40).collect()))
+        if let Some(g) = self.games.read().await.get(id) {
+            return Ok(g.clone());
+        }
+        if let Some(reason) = self.damaged.read().await.get(id) {
+            return Err(HubError::Damaged {
+                id: id.to_string(),
+                reason: reason.clone(),
+            });
+        }
+        Err(HubError::NoGame(id.chars().take(40).collect()))
     }
 
     /// Summaries of every game, newest first.
@@ -319,6 +366,7 @@ impl Hub {
         setup: Setup,
         events: Vec<Event>,
     ) -> Result<Created, HubError> {
+        self.limits.check_players(&setup.players)?;
         let (rules, mut game) = record::start(&setup)?;
         let start_view = view::board(game.as_ref(), &rules).to_string();
         let mut history = Vec::with_capacity(events.len());
@@ -337,13 +385,17 @@ impl Hub {
             .iter()
             .map(|p| (p == "human").then(|| random_id(22)))
             .collect();
+        let hashes: Vec<Option<String>> = tokens
+            .iter()
+            .map(|t| t.as_deref().map(crate::store::token_hash))
+            .collect();
         let created = now_secs();
         {
             let (store, id, setup, tokens, events) = (
                 self.store.clone(),
                 id.clone(),
                 setup.clone(),
-                tokens.clone(),
+                hashes.clone(),
                 canonical.clone(),
             );
             store_call(move || -> Result<(), StoreError> {
@@ -373,7 +425,7 @@ impl Hub {
             id: id.clone(),
             setup,
             rules,
-            tokens,
+            tokens: hashes,
             created,
             game,
             events: canonical,
@@ -388,7 +440,7 @@ impl Hub {
             .write()
             .await
             .insert(id.clone(), Arc::new(Mutex::new(live)));
-        self.clone().advance(&id).await?;
+        self.clone().kick(&id).await;
         Ok(Created {
             spectator: format!("/g/{id}"),
             id,
@@ -398,8 +450,10 @@ impl Hub {
 
     /// Plays a move for the seat whose secret token is given.
     pub async fn play(self: &Arc<Self>, id: &str, token: &str, text: &str) -> Result<(), HubError> {
-        if text.len() > 200 {
-            return Err(HubError::Illegal("a move is at most 200 characters".into()));
+        if text.len() > MAX_MOVE_TEXT {
+            return Err(HubError::Illegal(format!(
+                "a move is at most {MAX_MOVE_TEXT} characters"
+            )));
         }
         let cell = self.get(id).await?;
         {
@@ -411,7 +465,35 @@ impl Hub {
             };
             self.apply_stored(&mut g, ev).await?;
         }
-        self.clone().advance(id).await
+        // The move is stored and applied: what follows (dice, the AI) is the server's work,
+        // retried on its own if storage fails, and not this player's error.
+        self.clone().kick(id).await;
+        Ok(())
+    }
+
+    /// [`Hub::advance`], logging a failure; one of storage is tried again after
+    /// [`AI_RETRY`], so that a game with no human to move is never left stuck.
+    fn kick(self: Arc<Self>, id: &str) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let id = id.to_string();
+        async move {
+            if let Err(e) = self.clone().advance(&id).await {
+                eprintln!("libro serve: game {id}: {e}");
+                if matches!(e, HubError::Store(_)) {
+                    self.retry_later(id);
+                }
+            }
+        }
+    }
+
+    /// Moves the game on again after [`AI_RETRY`].
+    fn retry_later(self: Arc<Self>, id: String) {
+        tokio::spawn(async move {
+            tokio::time::sleep(AI_RETRY).await;
+            // Boxed: `kick` and `retry_later` call each other.
+            let again: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> =
+                Box::pin(self.kick(&id));
+            again.await;
+        });
     }
 
     /// Checks an event on a copy, stores it, then applies and announces it.
@@ -480,10 +562,7 @@ impl Hub {
                                 // A game among AIs only is paced so that people can watch it.
                                 tokio::time::sleep(AI_ONLY_PACE).await;
                             }
-                            let chosen = blocking(move || {
-                                crate::ai::choose(snapshot.as_ref(), &player, seed)
-                            })
-                            .await;
+                            let chosen = hub.search(snapshot, player, seed).await;
                             hub.finish_ai(&id, s, ply, chosen).await;
                         });
                         return Ok(());
@@ -491,6 +570,33 @@ impl Hub {
                 }
             }
         }
+    }
+
+    /// One AI search: waits for a permit of the pool, then runs on the blocking pool and is
+    /// stopped at the operator's longest move time whatever its own budget.
+    async fn search(
+        &self,
+        snapshot: Box<dyn DynGame>,
+        player: String,
+        seed: u64,
+    ) -> Result<Result<String, String>, HubError> {
+        let _permit = self
+            .ai_pool
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| HubError::Internal(e.to_string()))?;
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let control = libro_ai::Control::with_stop(stop.clone());
+        let deadline = self.limits.search_deadline();
+        let timer = tokio::spawn(async move {
+            tokio::time::sleep(deadline).await;
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let chosen =
+            blocking(move || crate::ai::choose(snapshot.as_ref(), &player, seed, &control)).await;
+        timer.abort();
+        chosen
     }
 
     async fn finish_ai(
@@ -508,21 +614,27 @@ impl Hub {
                 Ok(Ok(text)) if g.game.ply() == ply => self
                     .apply_stored(&mut g, Event::Move { seat: seat.0, text })
                     .await
-                    .map_err(|e| e.to_string()),
-                Ok(Ok(_)) => Err("the game moved on while the AI was thinking".to_string()),
-                Ok(Err(e)) => Err(e),
-                Err(e) => Err(e.to_string()),
+                    .map_err(|e| (matches!(e, HubError::Store(_)), e.to_string())),
+                Ok(Ok(_)) => Err((
+                    false,
+                    "the game moved on while the AI was thinking".to_string(),
+                )),
+                Ok(Err(e)) => Err((false, e)),
+                Err(e) => Err((false, e.to_string())),
             };
-            if let Err(e) = result {
+            if let Err((storage, e)) = result {
                 eprintln!("libro serve: AI move in game {id} failed: {e}");
                 g.refresh_now();
                 let from = g.history.len();
                 g.announce(from);
+                if storage {
+                    // The move was not stored: the AI searches again once storage answers.
+                    drop(g);
+                    self.retry_later(id.to_string());
+                }
                 return;
             }
         }
-        if let Err(e) = self.clone().advance(id).await {
-            eprintln!("libro serve: game {id}: {e}");
-        }
+        self.kick(id).await;
     }
 }
