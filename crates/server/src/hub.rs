@@ -18,6 +18,7 @@ use libro_core::{Seat, Turn};
 use rand::Rng;
 use serde_json::{json, Value};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::{broadcast, Mutex, RwLock, Semaphore};
@@ -173,6 +174,9 @@ pub struct Hub {
     limits: Limits,
     /// One permit per AI search allowed at once.
     ai_pool: Arc<Semaphore>,
+    /// AI searches running now, and the most that ever ran at once.
+    ai_running: Arc<AtomicUsize>,
+    ai_peak: Arc<AtomicUsize>,
     /// The Lab's studies, stored in the same database.
     pub lab: Arc<Lab>,
 }
@@ -238,6 +242,8 @@ impl Hub {
             games: RwLock::new(HashMap::new()),
             damaged: RwLock::new(HashMap::new()),
             ai_pool: Arc::new(Semaphore::new(limits.ai_threads.max(1))),
+            ai_running: Arc::new(AtomicUsize::new(0)),
+            ai_peak: Arc::new(AtomicUsize::new(0)),
             limits,
             lab: Arc::new(lab),
         });
@@ -586,17 +592,30 @@ impl Hub {
             .acquire_owned()
             .await
             .map_err(|e| HubError::Internal(e.to_string()))?;
-        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stop = Arc::new(AtomicBool::new(false));
         let control = libro_ai::Control::with_stop(stop.clone());
         let deadline = self.limits.search_deadline();
         let timer = tokio::spawn(async move {
             tokio::time::sleep(deadline).await;
-            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            stop.store(true, Ordering::Relaxed);
         });
-        let chosen =
-            blocking(move || crate::ai::choose(snapshot.as_ref(), &player, seed, &control)).await;
+        let (running, peak) = (self.ai_running.clone(), self.ai_peak.clone());
+        let chosen = blocking(move || {
+            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+            peak.fetch_max(now, Ordering::SeqCst);
+            let chosen = crate::ai::choose(snapshot.as_ref(), &player, seed, &control);
+            running.fetch_sub(1, Ordering::SeqCst);
+            chosen
+        })
+        .await;
         timer.abort();
         chosen
+    }
+
+    /// The most AI searches that have run at once since the server started (at most
+    /// [`Limits::ai_threads`]).
+    pub fn ai_peak(&self) -> usize {
+        self.ai_peak.load(Ordering::SeqCst)
     }
 
     async fn finish_ai(
