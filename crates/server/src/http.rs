@@ -145,8 +145,18 @@ async fn ruleset(Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
     Ok(Json(info))
 }
 
-async fn list_games(State(hub): State<Arc<Hub>>) -> Json<Value> {
-    Json(json!(hub.list().await))
+/// Which page of the lobby list.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    #[serde(default)]
+    page: usize,
+}
+
+/// `GET /api/games?page=N`: page N (from 0) of the games, newest first, at most
+/// [`crate::limits::LOBBY_PAGE`] to a page; a shorter page is the last.
+async fn list_games(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> Json<Value> {
+    Json(json!(hub.list_page(q.page).await))
 }
 
 /// A new game as the lobby asks for it.

@@ -9,9 +9,9 @@
 //! [`HubError::Damaged`], and every other game plays on.
 
 use crate::lab::Lab;
-use crate::limits::{LimitError, Limits, AI_RETRY, MAX_MOVE_TEXT};
+use crate::limits::{LimitError, Limits, AI_RETRY, LOBBY_PAGE, MAX_MOVE_TEXT};
 use crate::record::{self, Event, Record, RecordError, Setup};
-use crate::store::{token_matches, Loaded, Store, StoreError};
+use crate::store::{token_matches, Append, Loaded, Store, StoreError};
 use crate::view;
 use libro_catalog::{AnyRuleset, DynGame};
 use libro_core::{Seat, Turn};
@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
-use tokio::sync::{broadcast, Mutex, RwLock, Semaphore};
+use tokio::sync::{broadcast, mpsc, oneshot, Mutex, RwLock, Semaphore};
 
 /// What went wrong with a request about a game.
 #[derive(Debug, thiserror::Error)]
@@ -165,9 +165,60 @@ fn now_secs() -> i64 {
         .unwrap_or(0)
 }
 
+/// The most events one commit of the [`GroupWriter`] takes.
+const MAX_BATCH: usize = 1024;
+
+type Pending = (Append, oneshot::Sender<Result<(), StoreError>>);
+
+/// Group commit: one thread writes the events of every game, taking all that are waiting
+/// as one batch ([`Store::append_batch`]: one transaction, one sync) and answering each
+/// writer once the batch is durable. Under load many moves share a sync; alone, a move is
+/// written at once.
+struct GroupWriter {
+    tx: mpsc::UnboundedSender<Pending>,
+}
+
+impl GroupWriter {
+    fn start(store: Arc<dyn Store>) -> GroupWriter {
+        let (tx, mut rx) = mpsc::unbounded_channel::<Pending>();
+        std::thread::Builder::new()
+            .name("libro-writer".into())
+            .spawn(move || {
+                // Ends when the hub (the last sender) is gone.
+                while let Some(first) = rx.blocking_recv() {
+                    let mut batch = vec![first];
+                    while batch.len() < MAX_BATCH {
+                        match rx.try_recv() {
+                            Ok(p) => batch.push(p),
+                            Err(_) => break,
+                        }
+                    }
+                    let (appends, replies): (Vec<Append>, Vec<_>) = batch.into_iter().unzip();
+                    let results = store.append_batch(&appends);
+                    for (reply, result) in replies.into_iter().zip(results) {
+                        // The asker may have gone (a closed connection): nothing to tell.
+                        let _ = reply.send(result);
+                    }
+                }
+            })
+            .expect("the writer thread starts");
+        GroupWriter { tx }
+    }
+
+    /// Appends one event; returns once it is durable.
+    async fn append(&self, a: Append) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let gone = || StoreError::Batch("the writer thread has stopped".into());
+        self.tx.send((a, reply)).map_err(|_| gone())?;
+        answer.await.map_err(|_| gone())?
+    }
+}
+
 /// Every game of the server, and its Lab.
 pub struct Hub {
     store: Arc<dyn Store>,
+    /// The group-commit writer of events ([`GroupWriter`]).
+    writer: GroupWriter,
     games: RwLock<HashMap<String, Arc<Mutex<LiveGame>>>>,
     /// Stored games that cannot be resumed, with the reason.
     damaged: RwLock<HashMap<String, String>>,
@@ -238,6 +289,7 @@ impl Hub {
         let st = store.clone();
         let lab = store_call(move || Lab::open(st, lab_threads)).await??;
         let hub = Arc::new(Hub {
+            writer: GroupWriter::start(store.clone()),
             store,
             games: RwLock::new(HashMap::new()),
             damaged: RwLock::new(HashMap::new()),
@@ -327,6 +379,16 @@ impl Hub {
             });
         }
         Err(HubError::NoGame(id.chars().take(40).collect()))
+    }
+
+    /// Page `page` (from 0) of the summaries of the games held, newest first, at most
+    /// [`LOBBY_PAGE`] to a page; a page past the last is empty.
+    pub async fn list_page(&self, page: usize) -> Vec<Value> {
+        let mut all = self.list().await;
+        let from = page.saturating_mul(LOBBY_PAGE).min(all.len());
+        let to = (from + LOBBY_PAGE).min(all.len());
+        all.truncate(to);
+        all.split_off(from)
     }
 
     /// Summaries of every game, newest first.
@@ -506,21 +568,16 @@ impl Hub {
     async fn apply_stored(&self, g: &mut LiveGame, ev: Event) -> Result<(), HubError> {
         let mut next = g.game.clone_box();
         let ev = record::apply(next.as_mut(), &ev).map_err(|e| HubError::Illegal(e.to_string()))?;
-        let (store, id, index, stored) = (
-            self.store.clone(),
-            g.id.clone(),
-            g.events.len() as u32,
-            ev.clone(),
-        );
+        let (id, index, stored) = (g.id.clone(), g.events.len() as u32, ev.clone());
         let over = next.turn() == Turn::Over;
-        store_call(move || -> Result<(), StoreError> {
-            store.append_event(&id, index, &stored)?;
-            if over {
-                store.set_status(&id, "over")?;
-            }
-            Ok(())
-        })
-        .await??;
+        self.writer
+            .append(Append {
+                game: id,
+                index,
+                event: stored,
+                status: over.then_some("over"),
+            })
+            .await?;
         let from = g.history.len();
         g.commit(next, ev);
         g.announce(from);

@@ -24,6 +24,8 @@ pub enum StoreError {
     Corrupt { game: String, reason: String },
     #[error("event {index} of game {game} is already stored (a concurrent write?)")]
     Conflict { game: String, index: u32 },
+    #[error("the write of a batch of events failed: {0}")]
+    Batch(String),
     #[error("stored data of lab run {run} is unreadable: {reason}")]
     CorruptRun { run: i64, reason: String },
     #[error("game {index} of reading `{reading}` of lab run {run} is already stored (a concurrent write?)")]
@@ -69,6 +71,16 @@ pub struct StoredGame {
     pub events: Vec<Event>,
 }
 
+/// One event to append ([`Store::append_batch`]), with the game's new listing status if the
+/// event ends it.
+#[derive(Clone, Debug)]
+pub struct Append {
+    pub game: String,
+    pub index: u32,
+    pub event: Event,
+    pub status: Option<&'static str>,
+}
+
 /// A stored game, or why it cannot be read ([`StoreError::Corrupt`]).
 pub type Loaded = Result<StoredGame, StoreError>;
 
@@ -106,6 +118,21 @@ pub trait Store: Send + Sync + 'static {
     /// Appends event number `index` of game `id`; fails with [`StoreError::Conflict`] if that
     /// number is taken, so two writers can never both succeed.
     fn append_event(&self, id: &str, index: u32, event: &Event) -> Result<(), StoreError>;
+    /// Appends the events of a batch (of any games) in one durable write, each with its own
+    /// result: a taken number fails that event alone; a failed commit fails them all. The
+    /// default writes them one by one.
+    fn append_batch(&self, batch: &[Append]) -> Vec<Result<(), StoreError>> {
+        batch
+            .iter()
+            .map(|a| {
+                self.append_event(&a.game, a.index, &a.event)?;
+                match a.status {
+                    Some(status) => self.set_status(&a.game, status),
+                    None => Ok(()),
+                }
+            })
+            .collect()
+    }
     /// Records that the game is over (for listings); the events remain the truth.
     fn set_status(&self, id: &str, status: &str) -> Result<(), StoreError>;
     /// Every stored game with its events, oldest first; a game whose rows cannot be read is
@@ -146,10 +173,11 @@ impl SqliteStore {
     }
 
     fn init(conn: Connection) -> Result<SqliteStore, StoreError> {
-        // WAL with synchronous=NORMAL: a committed event survives the server process dying
-        // (the restart case); only an OS crash or power loss may lose the last commits.
+        // WAL with synchronous=FULL: every commit is synced to disk before it returns, so an
+        // acknowledged event survives a crash of the process, the OS or the power. The
+        // server commits events in batches ([`Store::append_batch`]): one sync for many.
         conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS games (
@@ -226,6 +254,21 @@ impl SqliteStore {
     }
 }
 
+/// A failed event insert: [`StoreError::Conflict`] if its number is taken.
+fn conflict_or(e: rusqlite::Error, game: &str, index: u32) -> StoreError {
+    match e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+        {
+            StoreError::Conflict {
+                game: game.to_string(),
+                index,
+            }
+        }
+        e => e.into(),
+    }
+}
+
 /// One `games` row read, or why it cannot be.
 fn read_game(id: String, setup: &str, tokens: &str, created: i64) -> Loaded {
     let corrupt = |reason: String| StoreError::Corrupt {
@@ -279,6 +322,42 @@ impl Store for SqliteStore {
                 })
             }
             Err(e) => Err(e.into()),
+        }
+    }
+
+    fn append_batch(&self, batch: &[Append]) -> Vec<Result<(), StoreError>> {
+        let mut conn = self.lock();
+        let written = (|| -> Result<Vec<Result<(), StoreError>>, StoreError> {
+            let tx = conn.transaction()?;
+            let mut results = Vec::with_capacity(batch.len());
+            {
+                let mut insert =
+                    tx.prepare_cached("INSERT INTO events (game, idx, event) VALUES (?1, ?2, ?3)")?;
+                let mut status = tx.prepare_cached("UPDATE games SET status = ?2 WHERE id = ?1")?;
+                for a in batch {
+                    // A failed statement is undone alone; the transaction goes on.
+                    let one = match insert.execute(params![a.game, a.index, json(&a.event)]) {
+                        Ok(_) => match a.status {
+                            Some(s) => status.execute(params![a.game, s]).map(|_| ()),
+                            None => Ok(()),
+                        },
+                        Err(e) => Err(e),
+                    };
+                    results.push(one.map_err(|e| conflict_or(e, &a.game, a.index)));
+                }
+            }
+            tx.commit()?;
+            Ok(results)
+        })();
+        match written {
+            Ok(results) => results,
+            Err(e) => {
+                let e = e.to_string();
+                batch
+                    .iter()
+                    .map(|_| Err(StoreError::Batch(e.clone())))
+                    .collect()
+            }
         }
     }
 
@@ -583,6 +662,43 @@ mod tests {
             Some(expected)
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_batch_stores_each_event_and_a_taken_number_fails_alone() {
+        let s = SqliteStore::in_memory().unwrap();
+        s.create_game("a", &setup(), &[None, None], 1).unwrap();
+        s.create_game("b", &setup(), &[None, None], 2).unwrap();
+        let roll = |g: &str, index: u32, status| Append {
+            game: g.into(),
+            index,
+            event: Event::Roll { roll: "5-2".into() },
+            status,
+        };
+        let results = s.append_batch(&[
+            roll("a", 0, None),
+            roll("b", 0, None),
+            roll("a", 0, None),
+            roll("a", 1, Some("over")),
+            roll("nope", 0, None),
+        ]);
+        let ok: Vec<bool> = results.iter().map(Result::is_ok).collect();
+        assert_eq!(ok, [true, true, false, true, false]);
+        assert!(matches!(
+            results[2],
+            Err(StoreError::Conflict { index: 0, .. })
+        ));
+        let all = s.load_all().unwrap();
+        let counts: Vec<usize> = all
+            .iter()
+            .map(|g| g.as_ref().unwrap().events.len())
+            .collect();
+        assert_eq!(counts, [2, 1]);
+        let status: String = s
+            .lock()
+            .query_row("SELECT status FROM games WHERE id = 'a'", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(status, "over");
     }
 
     #[test]

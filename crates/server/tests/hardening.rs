@@ -392,3 +392,44 @@ async fn the_database_holds_seat_token_hashes_not_tokens() {
     let (status, v) = post(srv.addr, &path, json!({"token": w, "move": "d2c4"})).await;
     assert_eq!(status, 200, "{v}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_list_comes_fifty_games_to_a_page() {
+    let srv = start_limited(
+        Arc::new(SqliteStore::in_memory().unwrap()),
+        limits(16, 1_000, 1),
+    )
+    .await;
+    let mut made = Vec::new();
+    for _ in 0..53 {
+        let (status, c) = post(
+            srv.addr,
+            "/api/games",
+            json!({"ruleset": "short-assize", "players": ["human", "human"]}),
+        )
+        .await;
+        assert_eq!(status, 200);
+        made.push(c["id"].as_str().unwrap().to_string());
+    }
+    let ids = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (_, first) = get(srv.addr, "/api/games").await;
+    let (_, page0) = get(srv.addr, "/api/games?page=0").await;
+    let (_, page1) = get(srv.addr, "/api/games?page=1").await;
+    let (_, page2) = get(srv.addr, "/api/games?page=2").await;
+    assert_eq!(first, page0, "no page is page 0");
+    // 53 games: 50 on the first page, the 3 left on the second, none after.
+    assert_eq!((ids(&page0).len(), ids(&page1).len()), (50, 3));
+    assert_eq!(page2, json!([]));
+    let mut all = [ids(&page0), ids(&page1)].concat();
+    all.sort();
+    made.sort();
+    assert_eq!(all, made, "every game on exactly one page");
+    let (status, _) = get(srv.addr, "/api/games?page=x").await;
+    assert_eq!(status, 400);
+}
