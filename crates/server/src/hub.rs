@@ -64,6 +64,8 @@ pub struct LiveGame {
     pub tx: broadcast::Sender<Arc<str>>,
     /// An AI search for this game is running.
     pub thinking: bool,
+    /// When the game was loaded or last had an event (for unloading when idle).
+    pub last_active: std::time::Instant,
 }
 
 impl LiveGame {
@@ -132,7 +134,18 @@ impl LiveGame {
         self.game = next;
         self.events.push(event);
         self.history.push(entry);
+        self.last_active = std::time::Instant::now();
         self.refresh_now();
+    }
+
+    /// Whether the game waits for no one but a human (or is over): nothing of the server's
+    /// own is pending, so it may leave memory.
+    fn waits_for_a_human(&self) -> bool {
+        match self.game.turn() {
+            Turn::Over => true,
+            Turn::Seat(s) => self.setup.players[s.index()] == "human" && !self.thinking,
+            Turn::Chance => false,
+        }
     }
 
     fn announce(&self, from: usize) {
@@ -222,6 +235,8 @@ pub struct Hub {
     games: RwLock<HashMap<String, Arc<Mutex<LiveGame>>>>,
     /// Stored games that cannot be resumed, with the reason.
     damaged: RwLock<HashMap<String, String>>,
+    /// Games that left memory when idle, by their lobby summary; loaded again when asked for.
+    unloaded: RwLock<HashMap<String, Value>>,
     limits: Limits,
     /// One permit per AI search allowed at once.
     ai_pool: Arc<Semaphore>,
@@ -293,6 +308,7 @@ impl Hub {
             store,
             games: RwLock::new(HashMap::new()),
             damaged: RwLock::new(HashMap::new()),
+            unloaded: RwLock::new(HashMap::new()),
             ai_pool: Arc::new(Semaphore::new(limits.ai_threads.max(1))),
             ai_running: Arc::new(AtomicUsize::new(0)),
             ai_peak: Arc::new(AtomicUsize::new(0)),
@@ -320,7 +336,97 @@ impl Hub {
         for id in resume {
             hub.clone().kick(&id).await;
         }
+        let weak = Arc::downgrade(&hub);
+        let every = hub.limits.sweep_every();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                // Ends with the hub.
+                let Some(hub) = weak.upgrade() else { return };
+                hub.sweep().await;
+            }
+        });
         Ok(hub)
+    }
+
+    /// Unloads games idle for [`Limits::idle_unload`] and deletes games never started
+    /// older than [`Limits::unstarted_expiry`]; a game someone holds (a socket, a request,
+    /// an AI search) or watches is left alone.
+    async fn sweep(&self) {
+        let mut expired = Vec::new();
+        {
+            let mut games = self.games.write().await;
+            let mut unloaded = self.unloaded.write().await;
+            let now = now_secs();
+            let mut gone = Vec::new();
+            for (id, cell) in games.iter() {
+                // Only the map holds it, and it is not locked: no one is using it.
+                if Arc::strong_count(cell) > 1 {
+                    continue;
+                }
+                let Ok(g) = cell.try_lock() else { continue };
+                if g.tx.receiver_count() > 0 || !g.waits_for_a_human() {
+                    continue;
+                }
+                let age = u64::try_from(now.saturating_sub(g.created)).unwrap_or(0);
+                if g.events.is_empty() {
+                    if age >= self.limits.unstarted_expiry.as_secs() {
+                        expired.push(id.clone());
+                        gone.push(id.clone());
+                    }
+                } else if g.last_active.elapsed() >= self.limits.idle_unload {
+                    unloaded.insert(id.clone(), g.summary());
+                    gone.push(id.clone());
+                }
+            }
+            for id in gone {
+                games.remove(&id);
+            }
+        }
+        for id in expired {
+            let store = self.store.clone();
+            let gid = id.clone();
+            match store_call(move || store.delete_game(&gid)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => eprintln!("libro serve: deleting expired game {id}: {e}"),
+                Err(e) => eprintln!("libro serve: deleting expired game {id}: {e}"),
+            }
+        }
+    }
+
+    /// Loads an unloaded game again from the store.
+    async fn reload(&self, id: &str) -> Result<Arc<Mutex<LiveGame>>, HubError> {
+        let (store, gid) = (self.store.clone(), id.to_string());
+        let loaded = store_call(move || store.load_game(&gid)).await??;
+        let Some(loaded) = loaded else {
+            self.unloaded.write().await.remove(id);
+            return Err(HubError::NoGame(id.chars().take(40).collect()));
+        };
+        let mut games = self.games.write().await;
+        if let Some(g) = games.get(id) {
+            // Another request loaded it first.
+            return Ok(g.clone());
+        }
+        match self.replay_stored(loaded) {
+            Ok(live) => {
+                let cell = Arc::new(Mutex::new(live));
+                games.insert(id.to_string(), cell.clone());
+                self.unloaded.write().await.remove(id);
+                Ok(cell)
+            }
+            Err((_, reason)) => {
+                eprintln!("libro serve: game {id} is damaged, not resuming it: {reason}");
+                self.unloaded.write().await.remove(id);
+                self.damaged
+                    .write()
+                    .await
+                    .insert(id.to_string(), reason.clone());
+                Err(HubError::Damaged {
+                    id: id.to_string(),
+                    reason,
+                })
+            }
+        }
     }
 
     /// A stored game made live, or its id and why it cannot be.
@@ -362,6 +468,7 @@ impl Hub {
             now: Value::Null,
             tx,
             thinking: false,
+            last_active: std::time::Instant::now(),
         };
         live.refresh_now();
         Ok(live)
@@ -371,6 +478,9 @@ impl Hub {
     pub async fn get(&self, id: &str) -> Result<Arc<Mutex<LiveGame>>, HubError> {
         if let Some(g) = self.games.read().await.get(id) {
             return Ok(g.clone());
+        }
+        if self.unloaded.read().await.contains_key(id) {
+            return self.reload(id).await;
         }
         if let Some(reason) = self.damaged.read().await.get(id) {
             return Err(HubError::Damaged {
@@ -391,10 +501,10 @@ impl Hub {
         all.split_off(from)
     }
 
-    /// Summaries of every game, newest first.
+    /// Summaries of every game (held or unloaded), newest first.
     pub async fn list(&self) -> Vec<Value> {
         let games: Vec<_> = self.games.read().await.values().cloned().collect();
-        let mut out = Vec::with_capacity(games.len());
+        let mut out: Vec<Value> = self.unloaded.read().await.values().cloned().collect();
         for g in games {
             out.push(g.lock().await.summary());
         }
@@ -407,7 +517,7 @@ impl Hub {
         out
     }
 
-    /// How many games are held.
+    /// How many games are held in memory.
     pub async fn len(&self) -> usize {
         self.games.read().await.len()
     }
@@ -502,6 +612,7 @@ impl Hub {
             now: Value::Null,
             tx,
             thinking: false,
+            last_active: std::time::Instant::now(),
         };
         live.refresh_now();
         self.games

@@ -48,6 +48,13 @@ pub struct ServeArgs {
     /// AI searches run at once; the others wait their turn (default: every core but one).
     #[arg(long)]
     pub ai_threads: Option<usize>,
+    /// Seconds a game with no one watching and no move stays in memory (it loads again when
+    /// asked for).
+    #[arg(long, default_value_t = limits::DEFAULT_IDLE_UNLOAD.as_secs())]
+    pub idle_unload_secs: u64,
+    /// Seconds after which a game never started (no move, no one watching) is deleted.
+    #[arg(long, default_value_t = limits::DEFAULT_UNSTARTED_EXPIRY.as_secs())]
+    pub unstarted_expiry_secs: u64,
 }
 
 impl ServeArgs {
@@ -60,6 +67,8 @@ impl ServeArgs {
                 .ai_threads
                 .unwrap_or_else(limits::default_ai_threads)
                 .max(1),
+            idle_unload: std::time::Duration::from_secs(self.idle_unload_secs),
+            unstarted_expiry: std::time::Duration::from_secs(self.unstarted_expiry_secs),
         }
     }
 }

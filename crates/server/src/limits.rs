@@ -20,6 +20,14 @@ pub const MAX_MOVE_TEXT: usize = 200;
 /// The most games one page of the lobby list holds (`GET /api/games?page=N`).
 pub const LOBBY_PAGE: usize = 50;
 
+/// How long a game with no one watching and no move for a while stays in memory, unless the
+/// operator sets `--idle-unload-secs`; it is loaded again from the store when asked for.
+pub const DEFAULT_IDLE_UNLOAD: Duration = Duration::from_secs(600);
+
+/// How long a game nobody has started (no event stored, no one watching) is kept, unless the
+/// operator sets `--unstarted-expiry-secs`; then it is deleted.
+pub const DEFAULT_UNSTARTED_EXPIRY: Duration = Duration::from_secs(3600);
+
 /// How long an AI game waits before trying again after its move could not be stored.
 pub const AI_RETRY: Duration = Duration::from_millis(500);
 
@@ -32,6 +40,10 @@ pub struct Limits {
     pub max_ai_movetime_ms: u64,
     /// AI searches running at once; further ones wait their turn.
     pub ai_threads: usize,
+    /// Idle time after which a game leaves memory.
+    pub idle_unload: Duration,
+    /// Age after which a game never started is deleted.
+    pub unstarted_expiry: Duration,
 }
 
 impl Default for Limits {
@@ -40,6 +52,8 @@ impl Default for Limits {
             max_ai_hash_mb: DEFAULT_MAX_AI_HASH_MB,
             max_ai_movetime_ms: DEFAULT_MAX_AI_MOVETIME_MS,
             ai_threads: default_ai_threads(),
+            idle_unload: DEFAULT_IDLE_UNLOAD,
+            unstarted_expiry: DEFAULT_UNSTARTED_EXPIRY,
         }
     }
 }
@@ -99,6 +113,13 @@ impl Limits {
         Ok(())
     }
 
+    /// How often the games held are swept for idle and expired ones: a quarter of the
+    /// shorter of the two times, from 100 ms to a minute.
+    pub fn sweep_every(&self) -> Duration {
+        (self.idle_unload.min(self.unstarted_expiry) / 4)
+            .clamp(Duration::from_millis(100), Duration::from_secs(60))
+    }
+
     /// The time after which every server search is stopped.
     pub fn search_deadline(&self) -> Duration {
         Duration::from_millis(self.max_ai_movetime_ms)
@@ -114,6 +135,7 @@ mod tests {
             max_ai_hash_mb: 32,
             max_ai_movetime_ms: 1_000,
             ai_threads: 1,
+            ..Limits::default()
         }
     }
 

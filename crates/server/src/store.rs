@@ -135,6 +135,17 @@ pub trait Store: Send + Sync + 'static {
     }
     /// Records that the game is over (for listings); the events remain the truth.
     fn set_status(&self, id: &str, status: &str) -> Result<(), StoreError>;
+    /// The stored game `id` with its events (`None`: no such game). The default reads them
+    /// all.
+    fn load_game(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
+        Ok(self.load_all()?.into_iter().find(|g| match g {
+            Ok(g) => g.id == id,
+            Err(StoreError::Corrupt { game, .. }) => game == id,
+            Err(_) => false,
+        }))
+    }
+    /// Removes a game and its events (a game never started, expired).
+    fn delete_game(&self, id: &str) -> Result<(), StoreError>;
     /// Every stored game with its events, oldest first; a game whose rows cannot be read is
     /// an `Err` of its own ([`StoreError::Corrupt`]) and the others still load.
     fn load_all(&self) -> Result<Vec<Loaded>, StoreError>;
@@ -254,6 +265,61 @@ impl SqliteStore {
     }
 }
 
+impl SqliteStore {
+    /// Every stored game (`None`) or the one of that id, with its events.
+    fn load_where(&self, only: Option<&str>) -> Result<Vec<Loaded>, StoreError> {
+        let conn = self.lock();
+        let mut games = Vec::new();
+        let mut stmt = conn.prepare(
+            "SELECT id, setup, tokens, created FROM games WHERE ?1 IS NULL OR id = ?1
+             ORDER BY created, id",
+        )?;
+        let rows = stmt.query_map(params![only], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+            ))
+        })?;
+        for row in rows {
+            let (id, setup, tokens, created) = row?;
+            games.push(read_game(id, &setup, &tokens, created));
+        }
+        drop(stmt);
+        let mut stmt =
+            conn.prepare("SELECT idx, event FROM events WHERE game = ?1 ORDER BY idx")?;
+        for loaded in &mut games {
+            let Ok(g) = loaded else { continue };
+            let rows = stmt.query_map(params![g.id], |r| {
+                Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?))
+            })?;
+            let mut damage = None;
+            for row in rows {
+                let (idx, text) = row?;
+                if idx as usize != g.events.len() {
+                    damage = Some(format!("event {} is missing", g.events.len()));
+                    break;
+                }
+                match serde_json::from_str(&text) {
+                    Ok(ev) => g.events.push(ev),
+                    Err(e) => {
+                        damage = Some(format!("event {idx}: {e}"));
+                        break;
+                    }
+                }
+            }
+            if let Some(reason) = damage {
+                *loaded = Err(StoreError::Corrupt {
+                    game: g.id.clone(),
+                    reason,
+                });
+            }
+        }
+        Ok(games)
+    }
+}
+
 /// A failed event insert: [`StoreError::Conflict`] if its number is taken.
 fn conflict_or(e: rusqlite::Error, game: &str, index: u32) -> StoreError {
     match e {
@@ -369,54 +435,21 @@ impl Store for SqliteStore {
         Ok(())
     }
 
+    fn load_game(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
+        Ok(self.load_where(Some(id))?.pop())
+    }
+
+    fn delete_game(&self, id: &str) -> Result<(), StoreError> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        tx.execute("DELETE FROM events WHERE game = ?1", params![id])?;
+        tx.execute("DELETE FROM games WHERE id = ?1", params![id])?;
+        tx.commit()?;
+        Ok(())
+    }
+
     fn load_all(&self) -> Result<Vec<Loaded>, StoreError> {
-        let conn = self.lock();
-        let mut games = Vec::new();
-        let mut stmt =
-            conn.prepare("SELECT id, setup, tokens, created FROM games ORDER BY created, id")?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, i64>(3)?,
-            ))
-        })?;
-        for row in rows {
-            let (id, setup, tokens, created) = row?;
-            games.push(read_game(id, &setup, &tokens, created));
-        }
-        drop(stmt);
-        let mut stmt =
-            conn.prepare("SELECT idx, event FROM events WHERE game = ?1 ORDER BY idx")?;
-        for loaded in &mut games {
-            let Ok(g) = loaded else { continue };
-            let rows = stmt.query_map(params![g.id], |r| {
-                Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?))
-            })?;
-            let mut damage = None;
-            for row in rows {
-                let (idx, text) = row?;
-                if idx as usize != g.events.len() {
-                    damage = Some(format!("event {} is missing", g.events.len()));
-                    break;
-                }
-                match serde_json::from_str(&text) {
-                    Ok(ev) => g.events.push(ev),
-                    Err(e) => {
-                        damage = Some(format!("event {idx}: {e}"));
-                        break;
-                    }
-                }
-            }
-            if let Some(reason) = damage {
-                *loaded = Err(StoreError::Corrupt {
-                    game: g.id.clone(),
-                    reason,
-                });
-            }
-        }
-        Ok(games)
+        self.load_where(None)
     }
 
     fn create_run(&self, study: &str, status: &str, created: i64) -> Result<i64, StoreError> {

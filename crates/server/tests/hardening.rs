@@ -59,6 +59,7 @@ fn limits(hash: usize, movetime: u64, threads: usize) -> Limits {
         max_ai_hash_mb: hash,
         max_ai_movetime_ms: movetime,
         ai_threads: threads,
+        ..Limits::default()
     }
 }
 
@@ -342,6 +343,8 @@ fn a_second_server_on_one_database_refuses_to_start() {
         max_ai_hash_mb: 16,
         max_ai_movetime: 1_000,
         ai_threads: Some(1),
+        idle_unload_secs: 600,
+        unstarted_expiry_secs: 3600,
     };
     let e = libro_server::run(args).unwrap_err();
     assert!(
@@ -432,4 +435,84 @@ async fn the_lobby_list_comes_fifty_games_to_a_page() {
     assert_eq!(all, made, "every game on exactly one page");
     let (status, _) = get(srv.addr, "/api/games?page=x").await;
     assert_eq!(status, 400);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_games_leave_memory_and_come_back_and_unstarted_games_expire() {
+    let store = Arc::new(SqliteStore::in_memory().unwrap());
+    let hub = Hub::open_limited(
+        store.clone(),
+        1,
+        Limits {
+            idle_unload: Duration::from_millis(300),
+            unstarted_expiry: Duration::from_secs(1),
+            ..limits(16, 1_000, 1)
+        },
+    )
+    .await
+    .unwrap();
+    let started = hub
+        .create(setup("short-assize", &["human", "human"]))
+        .await
+        .unwrap();
+    let white_token = token_of(&serde_json::to_value(&started).unwrap(), 0);
+    let black_token = token_of(&serde_json::to_value(&started).unwrap(), 1);
+    hub.play(&started.id, &white_token, "d2c4").await.unwrap();
+    let unstarted = hub
+        .create(setup("short-assize", &["human", "human"]))
+        .await
+        .unwrap();
+    assert_eq!(hub.len().await, 2);
+    // The started game leaves memory once idle, and is still listed.
+    let mut unloaded = false;
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        if hub.len().await == 1 {
+            unloaded = true;
+            break;
+        }
+    }
+    assert!(unloaded, "the idle game stayed in memory");
+    let listed: Vec<Value> = hub.list().await;
+    assert!(listed.iter().any(|g| g["id"] == started.id.as_str()));
+    // The game never started is deleted after its second (created times are whole
+    // seconds: wait out two).
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    assert!(matches!(
+        hub.get(&unstarted.id).await,
+        Err(libro_server::HubError::NoGame(_))
+    ));
+    assert!(store.load_game(&unstarted.id).unwrap().is_none());
+    assert!(hub
+        .list()
+        .await
+        .iter()
+        .all(|g| g["id"] != unstarted.id.as_str()));
+    // Asked for, the idle game loads again from the store and plays on.
+    {
+        let cell = hub.get(&started.id).await.unwrap();
+        let g = cell.lock().await;
+        assert_eq!(g.events, [white("d2c4")]);
+    }
+    hub.play(&started.id, &black_token, "d7c5").await.unwrap();
+    assert_eq!(
+        hub.get(&started.id)
+            .await
+            .unwrap()
+            .lock()
+            .await
+            .events
+            .len(),
+        2
+    );
+    assert_eq!(
+        store
+            .load_game(&started.id)
+            .unwrap()
+            .unwrap()
+            .unwrap()
+            .events
+            .len(),
+        2
+    );
 }

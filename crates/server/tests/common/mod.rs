@@ -111,6 +111,12 @@ impl Store for FaultyStore {
     fn load_all(&self) -> Result<Vec<Loaded>, StoreError> {
         self.inner.load_all()
     }
+    fn load_game(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
+        self.inner.load_game(id)
+    }
+    fn delete_game(&self, id: &str) -> Result<(), StoreError> {
+        self.inner.delete_game(id)
+    }
     fn create_run(&self, study: &str, status: &str, created: i64) -> Result<i64, StoreError> {
         self.inner.create_run(study, status, created)
     }
