@@ -130,7 +130,7 @@ impl LiveGame {
 
     /// Applies an event already stored, recording its history entry.
     fn commit(&mut self, next: Box<dyn DynGame>, event: Event) {
-        let entry = view::entry(&event, next.as_ref(), &self.rules).to_string();
+        let entry = view::entry(&event, next.as_ref(), &self.rules);
         self.game = next;
         self.events.push(event);
         self.history.push(entry);
@@ -448,11 +448,11 @@ impl Hub {
                 g.setup.players.len()
             )));
         }
-        let start_view = view::board(game.as_ref(), &rules).to_string();
+        let start_view = view::board_text(game.as_ref(), &rules);
         let mut history = Vec::with_capacity(g.events.len());
         for (index, ev) in g.events.iter().enumerate() {
             record::apply(game.as_mut(), ev).map_err(|e| damaged(format!("event {index}: {e}")))?;
-            history.push(view::entry(ev, game.as_ref(), &rules).to_string());
+            history.push(view::entry(ev, game.as_ref(), &rules));
         }
         let (tx, _) = broadcast::channel(64);
         let mut live = LiveGame {
@@ -546,7 +546,7 @@ impl Hub {
     ) -> Result<Created, HubError> {
         self.limits.check_players(&setup.players)?;
         let (rules, mut game) = record::start(&setup)?;
-        let start_view = view::board(game.as_ref(), &rules).to_string();
+        let start_view = view::board_text(game.as_ref(), &rules);
         let mut history = Vec::with_capacity(events.len());
         let mut canonical = Vec::with_capacity(events.len());
         for (index, ev) in events.iter().enumerate() {
@@ -554,7 +554,7 @@ impl Hub {
                 index,
                 reason: e.to_string(),
             })?;
-            history.push(view::entry(&ev, game.as_ref(), &rules).to_string());
+            history.push(view::entry(&ev, game.as_ref(), &rules));
             canonical.push(ev);
         }
         let id = random_id(10);
