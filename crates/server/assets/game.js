@@ -513,7 +513,15 @@ function connect() {
   const conn = document.getElementById("conn");
   ws.onopen = () => (conn.textContent = "live");
   ws.onmessage = (e) => onMessage(JSON.parse(e.data));
-  ws.onclose = () => {
+  ws.onclose = async () => {
+    // A game that is gone or damaged (410) says so instead of reconnecting forever.
+    const res = await fetch(`/api/games/${encodeURIComponent(S.id)}`).catch(() => null);
+    if (res && (res.status === 404 || res.status === 410)) {
+      const data = await res.json().catch(() => ({}));
+      conn.textContent = data.error || `HTTP ${res.status}`;
+      document.body.dataset.damaged = res.status === 410 ? "yes" : "";
+      return;
+    }
     conn.textContent = "disconnected — reconnecting…";
     setTimeout(connect, 1500);
   };

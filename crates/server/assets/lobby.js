@@ -75,8 +75,23 @@ async function create() {
   }
 }
 
+// The lobby list comes a page (at most PAGE_SIZE games, newest first) at a time.
+const PAGE_SIZE = 50;
+let PAGE = 0;
+
+function pageNav(count) {
+  const nav = document.getElementById("games-pages") || el("p", { id: "games-pages" });
+  nav.innerHTML = "";
+  if (PAGE > 0) nav.append(el("button", { type: "button", id: "games-newer" }, "Newer games"));
+  if (count === PAGE_SIZE) nav.append(el("button", { type: "button", id: "games-older" }, "Older games"));
+  document.getElementById("games-over").after(nav);
+  nav.querySelector("#games-newer")?.addEventListener("click", () => { PAGE -= 1; loadGames(); });
+  nav.querySelector("#games-older")?.addEventListener("click", () => { PAGE += 1; loadGames(); });
+}
+
 async function loadGames() {
-  const games = await api("/api/games");
+  const games = await api(`/api/games?page=${PAGE}`);
+  pageNav(games.length);
   const playing = document.getElementById("games-playing");
   const over = document.getElementById("games-over");
   playing.innerHTML = "";

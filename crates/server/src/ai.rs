@@ -9,20 +9,25 @@ use libro_tables::TablesGame;
 
 /// Chooses a move (in standard notation) for the seat to move with the player `spec`;
 /// `stream` varies the player's random choices from move to move. Runs on the blocking pool:
-/// a search may take a while.
-pub fn choose(game: &dyn DynGame, spec: &str, stream: u64) -> Result<String, String> {
+/// a search may take a while; `control` stops it early.
+pub fn choose(
+    game: &dyn DynGame,
+    spec: &str,
+    stream: u64,
+    control: &Control,
+) -> Result<String, String> {
     let spec: PlayerSpec = spec
         .parse()
         .map_err(|e: libro_ai::SpecError| e.to_string())?;
     if let Some(g) = game.as_any().downcast_ref::<ChessGame>() {
         let choice = Player::with_stream(spec, stream)
-            .choose(g, &Control::default())
+            .choose(g, control)
             .map_err(|e| e.to_string())?;
         return Ok(g.move_text(choice.mv));
     }
     if let Some(g) = game.as_any().downcast_ref::<TablesGame>() {
         let choice = Player::with_stream(spec, stream)
-            .choose(g, &Control::default())
+            .choose(g, control)
             .map_err(|e| e.to_string())?;
         return Ok(g.move_text(choice.mv));
     }

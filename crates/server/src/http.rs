@@ -28,7 +28,13 @@ pub struct ApiError(StatusCode, String);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.0, Json(json!({"error": self.1}))).into_response()
+        // 410 Gone answers only a damaged stored game ([`HubError::Damaged`]).
+        let body = if self.0 == StatusCode::GONE {
+            json!({"error": self.1, "damaged": true})
+        } else {
+            json!({"error": self.1})
+        };
+        (self.0, Json(body)).into_response()
     }
 }
 
@@ -36,6 +42,8 @@ impl From<HubError> for ApiError {
     fn from(e: HubError) -> Self {
         let status = match &e {
             HubError::NoGame(_) => StatusCode::NOT_FOUND,
+            HubError::Damaged { .. } => StatusCode::GONE,
+            HubError::Limit(_) => StatusCode::BAD_REQUEST,
             HubError::NotASeat => StatusCode::FORBIDDEN,
             HubError::Illegal(_) | HubError::Record(_) => StatusCode::BAD_REQUEST,
             HubError::Store(_) | HubError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -137,8 +145,18 @@ async fn ruleset(Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
     Ok(Json(info))
 }
 
-async fn list_games(State(hub): State<Arc<Hub>>) -> Json<Value> {
-    Json(json!(hub.list().await))
+/// Which page of the lobby list.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    #[serde(default)]
+    page: usize,
+}
+
+/// `GET /api/games?page=N`: page N (from 0) of the games, newest first, at most
+/// [`crate::limits::LOBBY_PAGE`] to a page; a shorter page is the last.
+async fn list_games(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> Json<Value> {
+    Json(json!(hub.list_page(q.page).await))
 }
 
 /// A new game as the lobby asks for it.

@@ -1,25 +1,37 @@
 //! The games being played: each in memory behind its own lock, with a broadcast channel to
 //! everyone watching it. Every event is stored before it is applied and announced; AI moves
-//! are computed on the blocking pool so that no game waits for another's search.
+//! are computed on the blocking pool, at most [`Limits::ai_threads`] at once, so that no game
+//! waits for another's search and searches cannot starve the server. An AI move or a dice
+//! roll that could not be stored is tried again ([`crate::limits::AI_RETRY`]).
+//!
+//! A stored game that cannot be resumed (an unreadable row, a move its rules refuse, a player
+//! above this server's limits) is logged and held as damaged: asking for it answers
+//! [`HubError::Damaged`], and every other game plays on.
 
 use crate::lab::Lab;
+use crate::limits::{LimitError, Limits, AI_RETRY, LOBBY_PAGE, MAX_MOVE_TEXT};
 use crate::record::{self, Event, Record, RecordError, Setup};
-use crate::store::{Store, StoreError};
+use crate::store::{token_matches, Append, Loaded, Store, StoreError};
 use crate::view;
 use libro_catalog::{AnyRuleset, DynGame};
 use libro_core::{Seat, Turn};
 use rand::Rng;
 use serde_json::{json, Value};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
-use tokio::sync::{broadcast, Mutex, RwLock};
+use tokio::sync::{broadcast, mpsc, oneshot, Mutex, RwLock, Semaphore};
 
 /// What went wrong with a request about a game.
 #[derive(Debug, thiserror::Error)]
 pub enum HubError {
     #[error("no game `{0}`")]
     NoGame(String),
+    #[error("game `{id}` is damaged and cannot be played or shown: {reason}")]
+    Damaged { id: String, reason: String },
+    #[error(transparent)]
+    Limit(#[from] LimitError),
     #[error("this link does not hold a seat of this game (spectators cannot move)")]
     NotASeat,
     #[error("{0}")]
@@ -37,6 +49,7 @@ pub struct LiveGame {
     pub id: String,
     pub setup: Setup,
     pub rules: AnyRuleset,
+    /// The hash of each seat's secret token (`None` for AI seats).
     pub tokens: Vec<Option<String>>,
     pub created: i64,
     pub game: Box<dyn DynGame>,
@@ -51,17 +64,17 @@ pub struct LiveGame {
     pub tx: broadcast::Sender<Arc<str>>,
     /// An AI search for this game is running.
     pub thinking: bool,
+    /// When the game was loaded or last had an event (for unloading when idle).
+    pub last_active: std::time::Instant,
 }
 
 impl LiveGame {
-    /// The seat a secret token holds, if any.
+    /// The seat a secret token holds, if any (compared with each seat's hash in constant
+    /// time).
     pub fn seat_of(&self, token: &str) -> Option<Seat> {
-        if token.is_empty() {
-            return None;
-        }
         self.tokens
             .iter()
-            .position(|t| t.as_deref() == Some(token))
+            .position(|t| t.as_deref().is_some_and(|h| token_matches(token, h)))
             .map(|i| Seat(i as u8))
     }
 
@@ -117,11 +130,22 @@ impl LiveGame {
 
     /// Applies an event already stored, recording its history entry.
     fn commit(&mut self, next: Box<dyn DynGame>, event: Event) {
-        let entry = view::entry(&event, next.as_ref(), &self.rules).to_string();
+        let entry = view::entry(&event, next.as_ref(), &self.rules);
         self.game = next;
         self.events.push(event);
         self.history.push(entry);
+        self.last_active = std::time::Instant::now();
         self.refresh_now();
+    }
+
+    /// Whether the game waits for no one but a human (or is over): nothing of the server's
+    /// own is pending, so it may leave memory.
+    fn waits_for_a_human(&self) -> bool {
+        match self.game.turn() {
+            Turn::Over => true,
+            Turn::Seat(s) => self.setup.players[s.index()] == "human" && !self.thinking,
+            Turn::Chance => false,
+        }
     }
 
     fn announce(&self, from: usize) {
@@ -154,10 +178,71 @@ fn now_secs() -> i64 {
         .unwrap_or(0)
 }
 
+/// The most events one commit of the [`GroupWriter`] takes.
+const MAX_BATCH: usize = 1024;
+
+type Pending = (Append, oneshot::Sender<Result<(), StoreError>>);
+
+/// Group commit: one thread writes the events of every game, taking all that are waiting
+/// as one batch ([`Store::append_batch`]: one transaction, one sync) and answering each
+/// writer once the batch is durable. Under load many moves share a sync; alone, a move is
+/// written at once.
+struct GroupWriter {
+    tx: mpsc::UnboundedSender<Pending>,
+}
+
+impl GroupWriter {
+    fn start(store: Arc<dyn Store>) -> GroupWriter {
+        let (tx, mut rx) = mpsc::unbounded_channel::<Pending>();
+        std::thread::Builder::new()
+            .name("libro-writer".into())
+            .spawn(move || {
+                // Ends when the hub (the last sender) is gone.
+                while let Some(first) = rx.blocking_recv() {
+                    let mut batch = vec![first];
+                    while batch.len() < MAX_BATCH {
+                        match rx.try_recv() {
+                            Ok(p) => batch.push(p),
+                            Err(_) => break,
+                        }
+                    }
+                    let (appends, replies): (Vec<Append>, Vec<_>) = batch.into_iter().unzip();
+                    let results = store.append_batch(&appends);
+                    for (reply, result) in replies.into_iter().zip(results) {
+                        // The asker may have gone (a closed connection): nothing to tell.
+                        let _ = reply.send(result);
+                    }
+                }
+            })
+            .expect("the writer thread starts");
+        GroupWriter { tx }
+    }
+
+    /// Appends one event; returns once it is durable.
+    async fn append(&self, a: Append) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let gone = || StoreError::Batch("the writer thread has stopped".into());
+        self.tx.send((a, reply)).map_err(|_| gone())?;
+        answer.await.map_err(|_| gone())?
+    }
+}
+
 /// Every game of the server, and its Lab.
 pub struct Hub {
     store: Arc<dyn Store>,
+    /// The group-commit writer of events ([`GroupWriter`]).
+    writer: GroupWriter,
     games: RwLock<HashMap<String, Arc<Mutex<LiveGame>>>>,
+    /// Stored games that cannot be resumed, with the reason.
+    damaged: RwLock<HashMap<String, String>>,
+    /// Games that left memory when idle, by their lobby summary; loaded again when asked for.
+    unloaded: RwLock<HashMap<String, Value>>,
+    limits: Limits,
+    /// One permit per AI search allowed at once.
+    ai_pool: Arc<Semaphore>,
+    /// AI searches running now, and the most that ever ran at once.
+    ai_running: Arc<AtomicUsize>,
+    ai_peak: Arc<AtomicUsize>,
     /// The Lab's studies, stored in the same database.
     pub lab: Arc<Lab>,
 }
@@ -205,20 +290,36 @@ impl Hub {
         store: Arc<dyn Store>,
         lab_threads: usize,
     ) -> Result<Arc<Hub>, HubError> {
+        Self::open_limited(store, lab_threads, Limits::default()).await
+    }
+
+    /// [`Hub::open_with`], under the operator's `limits`.
+    pub async fn open_limited(
+        store: Arc<dyn Store>,
+        lab_threads: usize,
+        limits: Limits,
+    ) -> Result<Arc<Hub>, HubError> {
         let st = store.clone();
         let stored = store_call(move || st.load_all()).await??;
         let st = store.clone();
         let lab = store_call(move || Lab::open(st, lab_threads)).await??;
         let hub = Arc::new(Hub {
+            writer: GroupWriter::start(store.clone()),
             store,
             games: RwLock::new(HashMap::new()),
+            damaged: RwLock::new(HashMap::new()),
+            unloaded: RwLock::new(HashMap::new()),
+            ai_pool: Arc::new(Semaphore::new(limits.ai_threads.max(1))),
+            ai_running: Arc::new(AtomicUsize::new(0)),
+            ai_peak: Arc::new(AtomicUsize::new(0)),
+            limits,
             lab: Arc::new(lab),
         });
         let mut resume = Vec::new();
-        for g in stored {
-            // A game that no longer replays (a ruleset file changed under it) is left in the
-            // database and reported, and the others still start.
-            match Self::replay_stored(g) {
+        for loaded in stored {
+            // A game that no longer replays is left in the database as it is, reported, and
+            // held as damaged; the others still start.
+            match hub.replay_stored(loaded) {
                 Ok(live) => {
                     resume.push(live.id.clone());
                     hub.games
@@ -226,26 +327,132 @@ impl Hub {
                         .await
                         .insert(live.id.clone(), Arc::new(Mutex::new(live)));
                 }
-                Err(e) => eprintln!("libro serve: not resuming a stored game: {e}"),
+                Err((id, reason)) => {
+                    eprintln!("libro serve: game {id} is damaged, not resuming it: {reason}");
+                    hub.damaged.write().await.insert(id, reason);
+                }
             }
         }
         for id in resume {
-            hub.clone().advance(&id).await?;
+            hub.clone().kick(&id).await;
         }
+        let weak = Arc::downgrade(&hub);
+        let every = hub.limits.sweep_every();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                // Ends with the hub.
+                let Some(hub) = weak.upgrade() else { return };
+                hub.sweep().await;
+            }
+        });
         Ok(hub)
     }
 
-    fn replay_stored(g: crate::store::StoredGame) -> Result<LiveGame, HubError> {
-        let (rules, mut game) = record::start(&g.setup)
-            .map_err(|e| HubError::Internal(format!("game {}: {e}", g.id)))?;
-        let start_view = view::board(game.as_ref(), &rules).to_string();
+    /// Unloads games idle for [`Limits::idle_unload`] and deletes games never started
+    /// older than [`Limits::unstarted_expiry`]; a game someone holds (a socket, a request,
+    /// an AI search) or watches is left alone.
+    async fn sweep(&self) {
+        let mut expired = Vec::new();
+        {
+            let mut games = self.games.write().await;
+            let mut unloaded = self.unloaded.write().await;
+            let now = now_secs();
+            let mut gone = Vec::new();
+            for (id, cell) in games.iter() {
+                // Only the map holds it, and it is not locked: no one is using it.
+                if Arc::strong_count(cell) > 1 {
+                    continue;
+                }
+                let Ok(g) = cell.try_lock() else { continue };
+                if g.tx.receiver_count() > 0 || !g.waits_for_a_human() {
+                    continue;
+                }
+                let age = u64::try_from(now.saturating_sub(g.created)).unwrap_or(0);
+                if g.events.is_empty() {
+                    if age >= self.limits.unstarted_expiry.as_secs() {
+                        expired.push(id.clone());
+                        gone.push(id.clone());
+                    }
+                } else if g.last_active.elapsed() >= self.limits.idle_unload {
+                    unloaded.insert(id.clone(), g.summary());
+                    gone.push(id.clone());
+                }
+            }
+            for id in gone {
+                games.remove(&id);
+            }
+        }
+        for id in expired {
+            let store = self.store.clone();
+            let gid = id.clone();
+            match store_call(move || store.delete_game(&gid)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => eprintln!("libro serve: deleting expired game {id}: {e}"),
+                Err(e) => eprintln!("libro serve: deleting expired game {id}: {e}"),
+            }
+        }
+    }
+
+    /// Loads an unloaded game again from the store.
+    async fn reload(&self, id: &str) -> Result<Arc<Mutex<LiveGame>>, HubError> {
+        let (store, gid) = (self.store.clone(), id.to_string());
+        let loaded = store_call(move || store.load_game(&gid)).await??;
+        let Some(loaded) = loaded else {
+            self.unloaded.write().await.remove(id);
+            return Err(HubError::NoGame(id.chars().take(40).collect()));
+        };
+        let mut games = self.games.write().await;
+        if let Some(g) = games.get(id) {
+            // Another request loaded it first.
+            return Ok(g.clone());
+        }
+        match self.replay_stored(loaded) {
+            Ok(live) => {
+                let cell = Arc::new(Mutex::new(live));
+                games.insert(id.to_string(), cell.clone());
+                self.unloaded.write().await.remove(id);
+                Ok(cell)
+            }
+            Err((_, reason)) => {
+                eprintln!("libro serve: game {id} is damaged, not resuming it: {reason}");
+                self.unloaded.write().await.remove(id);
+                self.damaged
+                    .write()
+                    .await
+                    .insert(id.to_string(), reason.clone());
+                Err(HubError::Damaged {
+                    id: id.to_string(),
+                    reason,
+                })
+            }
+        }
+    }
+
+    /// A stored game made live, or its id and why it cannot be.
+    fn replay_stored(&self, loaded: Loaded) -> Result<LiveGame, (String, String)> {
+        let g = match loaded {
+            Ok(g) => g,
+            Err(StoreError::Corrupt { game, reason }) => return Err((game, reason)),
+            Err(e) => return Err((String::new(), e.to_string())),
+        };
+        let damaged = |reason: String| (g.id.clone(), reason);
+        self.limits
+            .check_players(&g.setup.players)
+            .map_err(|e| damaged(e.to_string()))?;
+        let (rules, mut game) = record::start(&g.setup).map_err(|e| damaged(e.to_string()))?;
+        if g.tokens.len() != g.setup.players.len() {
+            return Err(damaged(format!(
+                "{} seat tokens for {} players",
+                g.tokens.len(),
+                g.setup.players.len()
+            )));
+        }
+        let start_view = view::board_text(game.as_ref(), &rules);
         let mut history = Vec::with_capacity(g.events.len());
         for (index, ev) in g.events.iter().enumerate() {
-            record::apply(game.as_mut(), ev).map_err(|e| RecordError::Event {
-                index,
-                reason: format!("game {}: {e}", g.id),
-            })?;
-            history.push(view::entry(ev, game.as_ref(), &rules).to_string());
+            record::apply(game.as_mut(), ev).map_err(|e| damaged(format!("event {index}: {e}")))?;
+            history.push(view::entry(ev, game.as_ref(), &rules));
         }
         let (tx, _) = broadcast::channel(64);
         let mut live = LiveGame {
@@ -261,6 +468,7 @@ impl Hub {
             now: Value::Null,
             tx,
             thinking: false,
+            last_active: std::time::Instant::now(),
         };
         live.refresh_now();
         Ok(live)
@@ -268,18 +476,35 @@ impl Hub {
 
     /// The game with this id.
     pub async fn get(&self, id: &str) -> Result<Arc<Mutex<LiveGame>>, HubError> {
-        self.games
-            .read()
-            .await
-            .get(id)
-            .cloned()
-            .ok_or_else(|| HubError::NoGame(id.chars().take(40).collect()))
+        if let Some(g) = self.games.read().await.get(id) {
+            return Ok(g.clone());
+        }
+        if self.unloaded.read().await.contains_key(id) {
+            return self.reload(id).await;
+        }
+        if let Some(reason) = self.damaged.read().await.get(id) {
+            return Err(HubError::Damaged {
+                id: id.to_string(),
+                reason: reason.clone(),
+            });
+        }
+        Err(HubError::NoGame(id.chars().take(40).collect()))
     }
 
-    /// Summaries of every game, newest first.
+    /// Page `page` (from 0) of the summaries of the games held, newest first, at most
+    /// [`LOBBY_PAGE`] to a page; a page past the last is empty.
+    pub async fn list_page(&self, page: usize) -> Vec<Value> {
+        let mut all = self.list().await;
+        let from = page.saturating_mul(LOBBY_PAGE).min(all.len());
+        let to = (from + LOBBY_PAGE).min(all.len());
+        all.truncate(to);
+        all.split_off(from)
+    }
+
+    /// Summaries of every game (held or unloaded), newest first.
     pub async fn list(&self) -> Vec<Value> {
         let games: Vec<_> = self.games.read().await.values().cloned().collect();
-        let mut out = Vec::with_capacity(games.len());
+        let mut out: Vec<Value> = self.unloaded.read().await.values().cloned().collect();
         for g in games {
             out.push(g.lock().await.summary());
         }
@@ -292,7 +517,7 @@ impl Hub {
         out
     }
 
-    /// How many games are held.
+    /// How many games are held in memory.
     pub async fn len(&self) -> usize {
         self.games.read().await.len()
     }
@@ -319,8 +544,9 @@ impl Hub {
         setup: Setup,
         events: Vec<Event>,
     ) -> Result<Created, HubError> {
+        self.limits.check_players(&setup.players)?;
         let (rules, mut game) = record::start(&setup)?;
-        let start_view = view::board(game.as_ref(), &rules).to_string();
+        let start_view = view::board_text(game.as_ref(), &rules);
         let mut history = Vec::with_capacity(events.len());
         let mut canonical = Vec::with_capacity(events.len());
         for (index, ev) in events.iter().enumerate() {
@@ -328,7 +554,7 @@ impl Hub {
                 index,
                 reason: e.to_string(),
             })?;
-            history.push(view::entry(&ev, game.as_ref(), &rules).to_string());
+            history.push(view::entry(&ev, game.as_ref(), &rules));
             canonical.push(ev);
         }
         let id = random_id(10);
@@ -337,13 +563,17 @@ impl Hub {
             .iter()
             .map(|p| (p == "human").then(|| random_id(22)))
             .collect();
+        let hashes: Vec<Option<String>> = tokens
+            .iter()
+            .map(|t| t.as_deref().map(crate::store::token_hash))
+            .collect();
         let created = now_secs();
         {
             let (store, id, setup, tokens, events) = (
                 self.store.clone(),
                 id.clone(),
                 setup.clone(),
-                tokens.clone(),
+                hashes.clone(),
                 canonical.clone(),
             );
             store_call(move || -> Result<(), StoreError> {
@@ -373,7 +603,7 @@ impl Hub {
             id: id.clone(),
             setup,
             rules,
-            tokens,
+            tokens: hashes,
             created,
             game,
             events: canonical,
@@ -382,13 +612,14 @@ impl Hub {
             now: Value::Null,
             tx,
             thinking: false,
+            last_active: std::time::Instant::now(),
         };
         live.refresh_now();
         self.games
             .write()
             .await
             .insert(id.clone(), Arc::new(Mutex::new(live)));
-        self.clone().advance(&id).await?;
+        self.clone().kick(&id).await;
         Ok(Created {
             spectator: format!("/g/{id}"),
             id,
@@ -398,8 +629,10 @@ impl Hub {
 
     /// Plays a move for the seat whose secret token is given.
     pub async fn play(self: &Arc<Self>, id: &str, token: &str, text: &str) -> Result<(), HubError> {
-        if text.len() > 200 {
-            return Err(HubError::Illegal("a move is at most 200 characters".into()));
+        if text.len() > MAX_MOVE_TEXT {
+            return Err(HubError::Illegal(format!(
+                "a move is at most {MAX_MOVE_TEXT} characters"
+            )));
         }
         let cell = self.get(id).await?;
         {
@@ -411,28 +644,51 @@ impl Hub {
             };
             self.apply_stored(&mut g, ev).await?;
         }
-        self.clone().advance(id).await
+        // The move is stored and applied: what follows (dice, the AI) is the server's work,
+        // retried on its own if storage fails, and not this player's error.
+        self.clone().kick(id).await;
+        Ok(())
+    }
+
+    /// [`Hub::advance`], logging a failure; one of storage is tried again after
+    /// [`AI_RETRY`], so that a game with no human to move is never left stuck.
+    fn kick(self: Arc<Self>, id: &str) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let id = id.to_string();
+        async move {
+            if let Err(e) = self.clone().advance(&id).await {
+                eprintln!("libro serve: game {id}: {e}");
+                if matches!(e, HubError::Store(_)) {
+                    self.retry_later(id);
+                }
+            }
+        }
+    }
+
+    /// Moves the game on again after [`AI_RETRY`].
+    fn retry_later(self: Arc<Self>, id: String) {
+        tokio::spawn(async move {
+            tokio::time::sleep(AI_RETRY).await;
+            // Boxed: `kick` and `retry_later` call each other.
+            let again: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> =
+                Box::pin(self.kick(&id));
+            again.await;
+        });
     }
 
     /// Checks an event on a copy, stores it, then applies and announces it.
     async fn apply_stored(&self, g: &mut LiveGame, ev: Event) -> Result<(), HubError> {
         let mut next = g.game.clone_box();
         let ev = record::apply(next.as_mut(), &ev).map_err(|e| HubError::Illegal(e.to_string()))?;
-        let (store, id, index, stored) = (
-            self.store.clone(),
-            g.id.clone(),
-            g.events.len() as u32,
-            ev.clone(),
-        );
+        let (id, index, stored) = (g.id.clone(), g.events.len() as u32, ev.clone());
         let over = next.turn() == Turn::Over;
-        store_call(move || -> Result<(), StoreError> {
-            store.append_event(&id, index, &stored)?;
-            if over {
-                store.set_status(&id, "over")?;
-            }
-            Ok(())
-        })
-        .await??;
+        self.writer
+            .append(Append {
+                game: id,
+                index,
+                event: stored,
+                status: over.then_some("over"),
+            })
+            .await?;
         let from = g.history.len();
         g.commit(next, ev);
         g.announce(from);
@@ -480,10 +736,7 @@ impl Hub {
                                 // A game among AIs only is paced so that people can watch it.
                                 tokio::time::sleep(AI_ONLY_PACE).await;
                             }
-                            let chosen = blocking(move || {
-                                crate::ai::choose(snapshot.as_ref(), &player, seed)
-                            })
-                            .await;
+                            let chosen = hub.search(snapshot, player, seed).await;
                             hub.finish_ai(&id, s, ply, chosen).await;
                         });
                         return Ok(());
@@ -491,6 +744,46 @@ impl Hub {
                 }
             }
         }
+    }
+
+    /// One AI search: waits for a permit of the pool, then runs on the blocking pool and is
+    /// stopped at the operator's longest move time whatever its own budget.
+    async fn search(
+        &self,
+        snapshot: Box<dyn DynGame>,
+        player: String,
+        seed: u64,
+    ) -> Result<Result<String, String>, HubError> {
+        let _permit = self
+            .ai_pool
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| HubError::Internal(e.to_string()))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let control = libro_ai::Control::with_stop(stop.clone());
+        let deadline = self.limits.search_deadline();
+        let timer = tokio::spawn(async move {
+            tokio::time::sleep(deadline).await;
+            stop.store(true, Ordering::Relaxed);
+        });
+        let (running, peak) = (self.ai_running.clone(), self.ai_peak.clone());
+        let chosen = blocking(move || {
+            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+            peak.fetch_max(now, Ordering::SeqCst);
+            let chosen = crate::ai::choose(snapshot.as_ref(), &player, seed, &control);
+            running.fetch_sub(1, Ordering::SeqCst);
+            chosen
+        })
+        .await;
+        timer.abort();
+        chosen
+    }
+
+    /// The most AI searches that have run at once since the server started (at most
+    /// [`Limits::ai_threads`]).
+    pub fn ai_peak(&self) -> usize {
+        self.ai_peak.load(Ordering::SeqCst)
     }
 
     async fn finish_ai(
@@ -508,21 +801,27 @@ impl Hub {
                 Ok(Ok(text)) if g.game.ply() == ply => self
                     .apply_stored(&mut g, Event::Move { seat: seat.0, text })
                     .await
-                    .map_err(|e| e.to_string()),
-                Ok(Ok(_)) => Err("the game moved on while the AI was thinking".to_string()),
-                Ok(Err(e)) => Err(e),
-                Err(e) => Err(e.to_string()),
+                    .map_err(|e| (matches!(e, HubError::Store(_)), e.to_string())),
+                Ok(Ok(_)) => Err((
+                    false,
+                    "the game moved on while the AI was thinking".to_string(),
+                )),
+                Ok(Err(e)) => Err((false, e)),
+                Err(e) => Err((false, e.to_string())),
             };
-            if let Err(e) = result {
+            if let Err((storage, e)) = result {
                 eprintln!("libro serve: AI move in game {id} failed: {e}");
                 g.refresh_now();
                 let from = g.history.len();
                 g.announce(from);
+                if storage {
+                    // The move was not stored: the AI searches again once storage answers.
+                    drop(g);
+                    self.retry_later(id.to_string());
+                }
                 return;
             }
         }
-        if let Err(e) = self.clone().advance(id).await {
-            eprintln!("libro serve: game {id}: {e}");
-        }
+        self.kick(id).await;
     }
 }

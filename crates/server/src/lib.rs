@@ -8,12 +8,14 @@ mod assets;
 mod http;
 pub mod hub;
 pub mod lab;
+pub mod limits;
 pub mod record;
 pub mod store;
 mod view;
 
 pub use http::router;
 pub use hub::{Hub, HubError};
+pub use limits::Limits;
 pub use record::{Event, Record, Setup};
 pub use store::{SqliteStore, Store, StoreError};
 
@@ -37,6 +39,70 @@ pub struct ServeArgs {
     /// Threads a Lab run plays its games on (default: every core but one).
     #[arg(long)]
     pub lab_threads: Option<usize>,
+    /// The largest `hash=` (MB) an AI seat may ask for; a game asking for more is refused.
+    #[arg(long, default_value_t = limits::DEFAULT_MAX_AI_HASH_MB)]
+    pub max_ai_hash_mb: usize,
+    /// The longest `movetime=` (ms) an AI seat may ask for; every search stops by then.
+    #[arg(long, default_value_t = limits::DEFAULT_MAX_AI_MOVETIME_MS)]
+    pub max_ai_movetime: u64,
+    /// AI searches run at once; the others wait their turn (default: every core but one).
+    #[arg(long)]
+    pub ai_threads: Option<usize>,
+    /// Seconds a game with no one watching and no move stays in memory (it loads again when
+    /// asked for).
+    #[arg(long, default_value_t = limits::DEFAULT_IDLE_UNLOAD.as_secs())]
+    pub idle_unload_secs: u64,
+    /// Seconds after which a game never started (no move, no one watching) is deleted.
+    #[arg(long, default_value_t = limits::DEFAULT_UNSTARTED_EXPIRY.as_secs())]
+    pub unstarted_expiry_secs: u64,
+}
+
+impl ServeArgs {
+    /// The operator's limits these flags set.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_ai_hash_mb: self.max_ai_hash_mb,
+            max_ai_movetime_ms: self.max_ai_movetime,
+            ai_threads: self
+                .ai_threads
+                .unwrap_or_else(limits::default_ai_threads)
+                .max(1),
+            idle_unload: std::time::Duration::from_secs(self.idle_unload_secs),
+            unstarted_expiry: std::time::Duration::from_secs(self.unstarted_expiry_secs),
+        }
+    }
+}
+
+/// The lock one `serve` holds on its database for its whole life: an OS lock on the sidecar
+/// file `<db>.lock`, so that a second server on the same file refuses to start.
+pub struct DbLock {
+    _file: std::fs::File,
+}
+
+impl DbLock {
+    /// Takes the lock of `db`, or says that another process holds it.
+    pub fn acquire(db: &std::path::Path) -> anyhow::Result<DbLock> {
+        let mut name = db.as_os_str().to_owned();
+        name.push(".lock");
+        let path = PathBuf::from(name);
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("opening lock file {}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(DbLock { _file: file }),
+            Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
+                "database {} is in use by another libro serve (it holds {}); stop that server or use another --db",
+                db.display(),
+                path.display()
+            ),
+            Err(std::fs::TryLockError::Error(e)) => {
+                Err(e).with_context(|| format!("locking {}", path.display()))
+            }
+        }
+    }
 }
 
 /// Opens the store, loads every game and serves until the listener fails or Ctrl-C.
@@ -50,7 +116,17 @@ pub async fn serve_with(
     store: Arc<dyn Store>,
     lab_threads: usize,
 ) -> anyhow::Result<()> {
-    let hub = Hub::open_with(store, lab_threads)
+    serve_limited(listener, store, lab_threads, Limits::default()).await
+}
+
+/// [`serve_with`], under the operator's `limits`.
+pub async fn serve_limited(
+    listener: tokio::net::TcpListener,
+    store: Arc<dyn Store>,
+    lab_threads: usize,
+    limits: Limits,
+) -> anyhow::Result<()> {
+    let hub = Hub::open_limited(store, lab_threads, limits)
         .await
         .context("loading the stored games")?;
     let app = router(hub);
@@ -70,6 +146,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         .build()
         .context("starting the runtime")?;
     rt.block_on(async move {
+        let _lock = DbLock::acquire(&args.db)?;
         let store = SqliteStore::open(&args.db)
             .with_context(|| format!("opening database {}", args.db.display()))?;
         let addr: SocketAddr = format!("{}:{}", args.addr, args.port)
@@ -89,6 +166,6 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             args.db.display()
         );
         let threads = args.lab_threads.unwrap_or_else(lab::Lab::default_threads);
-        serve_with(listener, Arc::new(store), threads).await
+        serve_limited(listener, Arc::new(store), threads, args.limits()).await
     })
 }

@@ -112,7 +112,40 @@ pub fn board(game: &dyn DynGame, _rules: &AnyRuleset) -> Value {
     }
 }
 
-fn chess_board(g: &ChessGame) -> Value {
+/// One occupied square of a chess board view.
+#[derive(serde::Serialize)]
+struct SquareView {
+    sq: String,
+    seat: u8,
+    pieces: Vec<String>,
+}
+
+/// A chess board view, serialised straight to text (every move's view is built: a map of
+/// `Value`s per square costs more than the rest of the move).
+#[derive(serde::Serialize)]
+struct ChessView {
+    family: &'static str,
+    position: String,
+    squares: Vec<SquareView>,
+    check: Vec<String>,
+    active: Vec<bool>,
+    to_move: u8,
+    /// Four seats: stakes, payments, pot, balances, who is out and each seat's target.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    stakes: Option<StakesView>,
+}
+
+#[derive(serde::Serialize)]
+struct StakesView {
+    stakes: Vec<Option<u32>>,
+    paid: Vec<u64>,
+    pot: u64,
+    balances: Vec<f64>,
+    out: Vec<u8>,
+    targets: Vec<u8>,
+}
+
+fn chess_view(g: &ChessGame) -> ChessView {
     let r = g.rules();
     let pos = g.position();
     let mut squares = Vec::new();
@@ -126,11 +159,11 @@ fn chess_board(g: &ChessGame) -> Value {
                 .map(|t| (!r.pieces()[t].is_pawn(), r.pieces()[t].letter.to_string()))
                 .collect();
             letters.sort();
-            squares.push(json!({
-                "sq": sq.to_string(),
-                "seat": seat,
-                "pieces": letters.into_iter().map(|(_, l)| l).collect::<Vec<_>>(),
-            }));
+            squares.push(SquareView {
+                sq: sq.to_string(),
+                seat,
+                pieces: letters.into_iter().map(|(_, l)| l).collect(),
+            });
         }
     }
     let n = r.seats().len();
@@ -139,24 +172,27 @@ fn chess_board(g: &ChessGame) -> Value {
         .filter_map(|s| pos.king_square(r, s).map(|k| k.to_string()))
         .collect();
     let active: Vec<bool> = (0..n as u8).map(|s| pos.is_active(s)).collect();
-    let mut v = json!({
-        "family": "chess",
-        "position": g.to_string(),
-        "squares": squares,
-        "check": check,
-        "active": active,
-        "to_move": pos.to_move(),
+    let stakes = (n > 2).then(|| StakesView {
+        stakes: g.stakes(),
+        paid: g.paid(),
+        pot: g.pot(),
+        balances: g.balances(),
+        out: g.eliminated().to_vec(),
+        targets: (0..n as u8).map(|s| pos.next_active(n, s)).collect(),
     });
-    if n > 2 {
-        let targets: Vec<u8> = (0..n as u8).map(|s| pos.next_active(n, s)).collect();
-        v["stakes"] = json!(g.stakes());
-        v["paid"] = json!(g.paid());
-        v["pot"] = json!(g.pot());
-        v["balances"] = json!(g.balances());
-        v["out"] = json!(g.eliminated());
-        v["targets"] = json!(targets);
+    ChessView {
+        family: "chess",
+        position: g.to_string(),
+        squares,
+        check,
+        active,
+        to_move: pos.to_move(),
+        stakes,
     }
-    v
+}
+
+fn chess_board(g: &ChessGame) -> Value {
+    serde_json::to_value(chess_view(g)).unwrap_or(Value::Null)
 }
 
 fn tables_board(g: &TablesGame) -> Value {
@@ -205,12 +241,24 @@ fn tables_board(g: &TablesGame) -> Value {
 }
 
 /// A history entry: the event, its notation for people, and the board after it.
-pub fn entry(ev: &Event, after: &dyn DynGame, rules: &AnyRuleset) -> Value {
+pub fn entry(ev: &Event, after: &dyn DynGame, rules: &AnyRuleset) -> String {
+    let view = board_text(after, rules);
     match ev {
-        Event::Move { seat, text } => {
-            json!({"kind": "move", "seat": seat, "text": text, "view": board(after, rules)})
+        Event::Move { seat, text } => format!(
+            r#"{{"kind":"move","seat":{seat},"text":{},"view":{view}}}"#,
+            json!(text)
+        ),
+        Event::Roll { roll } => {
+            format!(r#"{{"kind":"roll","text":{},"view":{view}}}"#, json!(roll))
         }
-        Event::Roll { roll } => json!({"kind": "roll", "text": roll, "view": board(after, rules)}),
+    }
+}
+
+/// [`board`] as JSON text, written straight from the view for chess.
+pub fn board_text(game: &dyn DynGame, rules: &AnyRuleset) -> String {
+    match game.as_any().downcast_ref::<ChessGame>() {
+        Some(g) => serde_json::to_string(&chess_view(g)).unwrap_or_else(|_| "null".into()),
+        None => board(game, rules).to_string(),
     }
 }
 

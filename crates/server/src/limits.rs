@@ -1,0 +1,169 @@
+//! The limits of the server's games, storage and AI, in one place: each with its default and
+//! why. The operator sets the AI ceilings with `serve` flags ([`crate::ServeArgs`]); a game
+//! created or imported with a player above them is refused, naming the bound.
+
+use libro_ai::{PlayerKind, PlayerSpec};
+use std::time::Duration;
+
+/// The largest transposition table an AI seat may ask for, in MB, unless the operator sets
+/// `--max-ai-hash-mb`: a few games searching at once must fit in a small server's memory.
+pub const DEFAULT_MAX_AI_HASH_MB: usize = 64;
+
+/// The longest time per move an AI seat may ask for, in ms, unless the operator sets
+/// `--max-ai-movetime`. Every server search is also stopped at this time, whatever its
+/// depth or node budget says, so no search holds a pool thread longer.
+pub const DEFAULT_MAX_AI_MOVETIME_MS: u64 = 10_000;
+
+/// The largest move text accepted from a player (any notation's move is far shorter).
+pub const MAX_MOVE_TEXT: usize = 200;
+
+/// The most games one page of the lobby list holds (`GET /api/games?page=N`).
+pub const LOBBY_PAGE: usize = 50;
+
+/// How long a game with no one watching and no move for a while stays in memory, unless the
+/// operator sets `--idle-unload-secs`; it is loaded again from the store when asked for.
+pub const DEFAULT_IDLE_UNLOAD: Duration = Duration::from_secs(600);
+
+/// How long a game nobody has started (no event stored, no one watching) is kept, unless the
+/// operator sets `--unstarted-expiry-secs`; then it is deleted.
+pub const DEFAULT_UNSTARTED_EXPIRY: Duration = Duration::from_secs(3600);
+
+/// How long an AI game waits before trying again after its move could not be stored.
+pub const AI_RETRY: Duration = Duration::from_millis(500);
+
+/// The operator's limits for one server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Ceiling of an AI seat's `hash=` (MB).
+    pub max_ai_hash_mb: usize,
+    /// Ceiling of an AI seat's `movetime=` (ms), and the time every search is stopped at.
+    pub max_ai_movetime_ms: u64,
+    /// AI searches running at once; further ones wait their turn.
+    pub ai_threads: usize,
+    /// Idle time after which a game leaves memory.
+    pub idle_unload: Duration,
+    /// Age after which a game never started is deleted.
+    pub unstarted_expiry: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_ai_hash_mb: DEFAULT_MAX_AI_HASH_MB,
+            max_ai_movetime_ms: DEFAULT_MAX_AI_MOVETIME_MS,
+            ai_threads: default_ai_threads(),
+            idle_unload: DEFAULT_IDLE_UNLOAD,
+            unstarted_expiry: DEFAULT_UNSTARTED_EXPIRY,
+        }
+    }
+}
+
+/// AI searches at once by default: every core but one, at least one.
+pub fn default_ai_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get().saturating_sub(1))
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// A player above the operator's ceilings.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LimitError {
+    #[error("player {seat}: hash={asked} MB is above this server's limit of {max} MB (--max-ai-hash-mb)")]
+    Hash {
+        seat: usize,
+        asked: usize,
+        max: usize,
+    },
+    #[error("player {seat}: movetime={asked} ms is above this server's limit of {max} ms (--max-ai-movetime)")]
+    Movetime { seat: usize, asked: u64, max: u64 },
+}
+
+impl Limits {
+    /// Checks an AI player (already parsed) of seat `seat` against the ceilings.
+    pub fn check_spec(&self, seat: usize, spec: &PlayerSpec) -> Result<(), LimitError> {
+        let PlayerKind::Ai(ai) = spec.kind else {
+            return Ok(());
+        };
+        if let Some(asked) = ai.hash_mb.filter(|&mb| mb > self.max_ai_hash_mb) {
+            return Err(LimitError::Hash {
+                seat,
+                asked,
+                max: self.max_ai_hash_mb,
+            });
+        }
+        if let Some(asked) = ai.movetime_ms.filter(|&ms| ms > self.max_ai_movetime_ms) {
+            return Err(LimitError::Movetime {
+                seat,
+                asked,
+                max: self.max_ai_movetime_ms,
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks every player of a setup (`human` and unreadable specs are left to the setup's
+    /// own check, which names them).
+    pub fn check_players(&self, players: &[String]) -> Result<(), LimitError> {
+        for (seat, p) in players.iter().enumerate() {
+            if let Ok(spec) = p.parse::<PlayerSpec>() {
+                self.check_spec(seat, &spec)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// How often the games held are swept for idle and expired ones: a quarter of the
+    /// shorter of the two times, from 100 ms to a minute.
+    pub fn sweep_every(&self) -> Duration {
+        (self.idle_unload.min(self.unstarted_expiry) / 4)
+            .clamp(Duration::from_millis(100), Duration::from_secs(60))
+    }
+
+    /// The time after which every server search is stopped.
+    pub fn search_deadline(&self) -> Duration {
+        Duration::from_millis(self.max_ai_movetime_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits() -> Limits {
+        Limits {
+            max_ai_hash_mb: 32,
+            max_ai_movetime_ms: 1_000,
+            ai_threads: 1,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn players_at_the_ceilings_pass_and_above_them_are_named() {
+        let l = limits();
+        let ok = ["human", "random", "ai", "ai:hash=32", "ai:movetime=1000"];
+        assert_eq!(
+            l.check_players(&ok.map(String::from)),
+            Ok(()),
+            "at the ceiling is allowed"
+        );
+        let e = l
+            .check_players(&["human".into(), "ai:hash=33".into()])
+            .unwrap_err();
+        assert_eq!(
+            e,
+            LimitError::Hash {
+                seat: 1,
+                asked: 33,
+                max: 32
+            }
+        );
+        assert!(e.to_string().contains("32 MB"), "{e}");
+        let e = l.check_players(&["ai:movetime=1001".into()]).unwrap_err();
+        assert!(
+            e.to_string().contains("1000 ms") && e.to_string().contains("--max-ai-movetime"),
+            "{e}"
+        );
+    }
+}
