@@ -1,6 +1,7 @@
 //! The HTTP and WebSocket interface: pages, assets, the JSON API and the live game socket.
 
 use crate::assets;
+use crate::guard::{self, Guard};
 use crate::hub::{Hub, HubError};
 use crate::lab::{Lab, LabRunError, RunRequest};
 use crate::record::{Record, Setup};
@@ -11,17 +12,16 @@ use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{middleware, Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
+use tower_http::compression::CompressionLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
 
-/// The largest request body accepted (a record of a long game fits easily).
-const BODY_LIMIT: usize = 1 << 20;
-/// The largest WebSocket message accepted from a browser.
-const WS_LIMIT: usize = 16 << 10;
+use crate::guard::{BODY_LIMIT, WS_LIMIT};
 
 /// An error answer: a status and a JSON `{"error": ...}`.
 pub struct ApiError(StatusCode, String);
@@ -77,6 +77,13 @@ fn parse_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, ApiErro
 
 /// The routes of the app.
 pub fn router(hub: Arc<Hub>) -> Router {
+    let limits = hub.limits();
+    let guard = Guard::new(
+        limits.public_url.as_deref(),
+        limits.new_games_per_minute,
+        limits.writes_per_second,
+    );
+    guard.spawn_cleanup();
     Router::new()
         .route("/", get(|| async { Html(assets::LOBBY_HTML) }))
         .route("/g/{id}", get(|| async { Html(assets::GAME_HTML) }))
@@ -97,6 +104,14 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/lab/runs/{id}/report", get(lab_report))
         .route("/api/lab/runs/{id}/results", get(lab_results))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(
+            guard.clone(),
+            guard::rate_limit,
+        ))
+        .layer(middleware::from_fn_with_state(guard, guard::same_origin))
+        .layer(RequestBodyTimeoutLayer::new(guard::BODY_READ_TIMEOUT))
+        .layer(CompressionLayer::new())
+        .layer(middleware::from_fn(guard::security_headers))
         .with_state(hub)
 }
 
@@ -219,7 +234,15 @@ async fn export(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<R
 }
 
 async fn import(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>, ApiError> {
-    let rec: Record = parse_body(&body)?;
+    // A record of up to the body limit takes a while to read: off the async threads.
+    let rec: Record = tokio::task::spawn_blocking(move || parse_body(&body))
+        .await
+        .map_err(|e| {
+            ApiError(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("reading the record: {e}"),
+            )
+        })??;
     let created = hub.import(rec).await?;
     Ok(Json(json!(created)))
 }

@@ -293,6 +293,11 @@ impl Hub {
         Self::open_limited(store, lab_threads, Limits::default()).await
     }
 
+    /// The operator's limits this hub runs under.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// [`Hub::open_with`], under the operator's `limits`.
     pub async fn open_limited(
         store: Arc<dyn Store>,

@@ -5,6 +5,7 @@
 
 mod ai;
 mod assets;
+pub mod guard;
 mod http;
 pub mod hub;
 pub mod lab;
@@ -55,6 +56,20 @@ pub struct ServeArgs {
     /// Seconds after which a game never started (no move, no one watching) is deleted.
     #[arg(long, default_value_t = limits::DEFAULT_UNSTARTED_EXPIRY.as_secs())]
     pub unstarted_expiry_secs: u64,
+    /// The URL browsers use to reach this server when it is not the address it listens on
+    /// (behind a proxy: `https://libro.example`); pages from that origin may change games.
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+    /// HTTP connections served at once; more wait until one closes.
+    #[arg(long, default_value_t = guard::DEFAULT_MAX_CONNECTIONS)]
+    pub max_connections: usize,
+    /// Games, imports and Lab runs one client (IP address) may create per minute (as many at
+    /// once); more get 429 with Retry-After.
+    #[arg(long, default_value_t = guard::DEFAULT_CREATE_PER_MINUTE)]
+    pub max_new_games_per_minute: u32,
+    /// Other HTTP writes one client may make per second (twice as many at once).
+    #[arg(long, default_value_t = guard::DEFAULT_WRITE_PER_SECOND)]
+    pub max_writes_per_second: u32,
 }
 
 impl ServeArgs {
@@ -69,6 +84,10 @@ impl ServeArgs {
                 .max(1),
             idle_unload: std::time::Duration::from_secs(self.idle_unload_secs),
             unstarted_expiry: std::time::Duration::from_secs(self.unstarted_expiry_secs),
+            public_url: self.public_url.clone(),
+            max_connections: self.max_connections.max(1),
+            new_games_per_minute: self.max_new_games_per_minute.max(1),
+            writes_per_second: self.max_writes_per_second.max(1),
         }
     }
 }
@@ -126,17 +145,74 @@ pub async fn serve_limited(
     lab_threads: usize,
     limits: Limits,
 ) -> anyhow::Result<()> {
+    let max_connections = limits.max_connections.max(1);
     let hub = Hub::open_limited(store, lab_threads, limits)
         .await
         .context("loading the stored games")?;
     let app = router(hub);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .context("serving")?;
-    Ok(())
+    accept_loop(listener, app, max_connections).await
+}
+
+/// Serves connections until Ctrl-C: at most `max_connections` at once (the others wait in
+/// the listen queue), each closed if a request's headers take longer than
+/// [`guard::HEADER_READ_TIMEOUT`] (which also ends idle keep-alive connections).
+async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    app: axum::Router,
+    max_connections: usize,
+) -> anyhow::Result<()> {
+    use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+    use hyper_util::server::conn::auto;
+    use tower::ServiceExt;
+
+    let permits = Arc::new(tokio::sync::Semaphore::new(max_connections));
+    let shutdown = tokio::signal::ctrl_c();
+    tokio::pin!(shutdown);
+    loop {
+        let permit = tokio::select! {
+            _ = &mut shutdown => return Ok(()),
+            permit = permits.clone().acquire_owned() => permit.context("the connection limit closed")?,
+        };
+        let (stream, peer) = tokio::select! {
+            _ = &mut shutdown => return Ok(()),
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                // Out of file descriptors and the like: wait a moment rather than spin.
+                Err(_) => {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let _ = stream.set_nodelay(true);
+        let service = app.clone().map_request(
+            move |mut request: axum::extract::Request<hyper::body::Incoming>| {
+                request
+                    .extensions_mut()
+                    .insert(axum::extract::ConnectInfo(peer));
+                request
+            },
+        );
+        tokio::spawn(async move {
+            // A client that sends nothing at all is dropped after the header timeout too
+            // (hyper's own timer starts with the first byte of a request).
+            let mut first = [0u8; 1];
+            match tokio::time::timeout(guard::HEADER_READ_TIMEOUT, stream.peek(&mut first)).await {
+                Ok(Ok(n)) if n > 0 => {}
+                _ => return,
+            }
+            let mut builder = auto::Builder::new(TokioExecutor::new());
+            builder
+                .http1()
+                .timer(TokioTimer::new())
+                .header_read_timeout(guard::HEADER_READ_TIMEOUT);
+            let service = hyper_util::service::TowerToHyperService::new(service);
+            let _ = builder
+                .serve_connection_with_upgrades(TokioIo::new(stream), service)
+                .await;
+            drop(permit);
+        });
+    }
 }
 
 /// Runs the server (blocking, on its own runtime).

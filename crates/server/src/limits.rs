@@ -44,6 +44,15 @@ pub struct Limits {
     pub idle_unload: Duration,
     /// Age after which a game never started is deleted.
     pub unstarted_expiry: Duration,
+    /// The URL browsers reach this server by, if not its own host (behind a proxy): its
+    /// origin may change games too ([`crate::guard`]).
+    pub public_url: Option<String>,
+    /// HTTP connections served at once ([`crate::guard::DEFAULT_MAX_CONNECTIONS`]).
+    pub max_connections: usize,
+    /// Games, imports and Lab runs one client may create per minute.
+    pub new_games_per_minute: u32,
+    /// Other HTTP writes one client may make per second.
+    pub writes_per_second: u32,
 }
 
 impl Default for Limits {
@@ -54,6 +63,10 @@ impl Default for Limits {
             ai_threads: default_ai_threads(),
             idle_unload: DEFAULT_IDLE_UNLOAD,
             unstarted_expiry: DEFAULT_UNSTARTED_EXPIRY,
+            public_url: None,
+            max_connections: crate::guard::DEFAULT_MAX_CONNECTIONS,
+            new_games_per_minute: crate::guard::DEFAULT_CREATE_PER_MINUTE,
+            writes_per_second: crate::guard::DEFAULT_WRITE_PER_SECOND,
         }
     }
 }

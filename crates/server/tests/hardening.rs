@@ -345,6 +345,10 @@ fn a_second_server_on_one_database_refuses_to_start() {
         ai_threads: Some(1),
         idle_unload_secs: 600,
         unstarted_expiry_secs: 3600,
+        public_url: None,
+        max_connections: 16,
+        max_new_games_per_minute: 60,
+        max_writes_per_second: 20,
     };
     let e = libro_server::run(args).unwrap_err();
     assert!(
