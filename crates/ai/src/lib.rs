@@ -38,7 +38,7 @@ pub use arena::{
 pub use limits::{Clock, Control, Limits, TimeBudget, CLOCK_OVERHEAD};
 pub use player::{
     choose_move, AiSettings, Choice, ChooseError, LevelParams, Player, PlayerKind, PlayerSpec,
-    SpecError, LEVELS, MAX_LEVEL,
+    SpecError, LEVELS, MAX_HASH_MB, MAX_LEVEL, MAX_MOVETIME_MS, MAX_NODES,
 };
 pub use score::{Score, MATE, MATE_BOUND, MAX_PLY};
 pub use search::{

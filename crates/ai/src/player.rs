@@ -53,6 +53,15 @@ pub struct AiSettings {
 /// The strongest level.
 pub const MAX_LEVEL: u8 = 8;
 
+/// The largest transposition table a player may ask for, in megabytes. Every front end (CLI,
+/// server, lab, UCI) parses settings here, so this is the one place the bound lives; the
+/// server's operator may set a lower ceiling (`serve --max-ai-hash-mb`).
+pub const MAX_HASH_MB: usize = 4096;
+/// The longest time per move a player may ask for: one hour, in milliseconds.
+pub const MAX_MOVETIME_MS: u64 = 3_600_000;
+/// The most nodes per move a player may ask for (about an hour of search at full speed).
+pub const MAX_NODES: u64 = 10_000_000_000;
+
 /// What a level means: a search budget and, for the weakest, deliberate errors.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct LevelParams {
@@ -229,8 +238,12 @@ impl FromStr for PlayerSpec {
             seen.push(key);
             match (&mut spec.kind, key) {
                 (_, "seed") => spec.seed = Some(number(key, value, 0)?),
-                (PlayerKind::Ai(ai), "movetime") => ai.movetime_ms = Some(number(key, value, 1)?),
-                (PlayerKind::Ai(ai), "nodes") => ai.nodes = Some(number(key, value, 1)?),
+                (PlayerKind::Ai(ai), "movetime") => {
+                    ai.movetime_ms = Some(bounded(key, value, 1, MAX_MOVETIME_MS, " (ms)")?)
+                }
+                (PlayerKind::Ai(ai), "nodes") => {
+                    ai.nodes = Some(bounded(key, value, 1, MAX_NODES, "")?)
+                }
                 (PlayerKind::Ai(ai), "depth") => {
                     let d = number(key, value, 1)?;
                     if d >= crate::score::MAX_PLY as u64 {
@@ -243,11 +256,7 @@ impl FromStr for PlayerSpec {
                     ai.depth = Some(d as u32);
                 }
                 (PlayerKind::Ai(ai), "hash") => {
-                    let mb = number(key, value, 1)?;
-                    if mb > 1 << 16 {
-                        return Err(bad(key, value, "at most 65536 (MB)".into()));
-                    }
-                    ai.hash_mb = Some(mb as usize);
+                    ai.hash_mb = Some(bounded(key, value, 1, MAX_HASH_MB as u64, " (MB)")? as usize)
                 }
                 (PlayerKind::Ai(ai), "search") => {
                     ai.search = Some(value.parse().map_err(|e: crate::search::UnknownSearch| {
@@ -290,9 +299,18 @@ fn bad(key: &str, value: &str, reason: String) -> SpecError {
 fn number(key: &str, value: &str, min: u64) -> Result<u64, SpecError> {
     let n: u64 = value
         .parse()
-        .map_err(|_| bad(key, value, "not a whole number".into()))?;
+        .map_err(|_| bad(key, value, "not a whole number (or too large)".into()))?;
     if n < min {
         return Err(bad(key, value, format!("must be at least {min}")));
+    }
+    Ok(n)
+}
+
+/// A whole number in `min..=max`; out of range names the bound.
+fn bounded(key: &str, value: &str, min: u64, max: u64, unit: &str) -> Result<u64, SpecError> {
+    let n = number(key, value, min)?;
+    if n > max {
+        return Err(bad(key, value, format!("at most {max}{unit}")));
     }
     Ok(n)
 }
@@ -651,6 +669,29 @@ mod tests {
         );
         let msg = "ai:9".parse::<PlayerSpec>().unwrap_err().to_string();
         assert!(msg.contains("1 to 8"), "{msg}");
+    }
+
+    #[test]
+    fn settings_beyond_their_bounds_name_the_bound() {
+        // A 64 GB table once aborted the process; an 3-year movetime never ended.
+        let msg = "ai:hash=65536"
+            .parse::<PlayerSpec>()
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("at most 4096"), "{msg}");
+        let msg = "ai:movetime=99999999999"
+            .parse::<PlayerSpec>()
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("at most 3600000"), "{msg}");
+        let msg = "ai:nodes=99999999999999999999"
+            .parse::<PlayerSpec>()
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("too large"), "{msg}");
+        assert!("ai:hash=4096,movetime=3600000"
+            .parse::<PlayerSpec>()
+            .is_ok());
     }
 
     #[test]

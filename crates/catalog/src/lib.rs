@@ -27,6 +27,8 @@ pub enum CatalogError {
         path: String,
         source: std::io::Error,
     },
+    #[error("ruleset file {path} is larger than {max} bytes; a ruleset is a short text file")]
+    TooLarge { path: String, max: u64 },
     #[error("{origin}: {message}")]
     Header { origin: String, message: String },
     #[error("{origin}: family `{family}` is not one libro knows (chess, tables)")]
@@ -138,12 +140,7 @@ pub fn load(
     overrides: &[(String, String)],
 ) -> Result<AnyRuleset, CatalogError> {
     if name_or_path.contains('/') || name_or_path.ends_with(".toml") {
-        let text = std::fs::read_to_string(Path::new(name_or_path)).map_err(|source| {
-            CatalogError::Io {
-                path: name_or_path.to_string(),
-                source,
-            }
-        })?;
+        let text = read_file(name_or_path)?;
         return load_text(&text, name_or_path, overrides);
     }
     let (stem, text) = SHIPPED
@@ -158,6 +155,36 @@ pub fn load(
                 .join(", "),
         })?;
     load_text(text, &format!("rulesets/{stem}.toml"), overrides)
+}
+
+/// The largest ruleset file libro reads (the shipped ones are under 16 KiB): a bound so that
+/// `--check /dev/zero` or a huge upload ends with a message instead of filling memory.
+pub const MAX_RULESET_BYTES: u64 = 1 << 20;
+
+/// Reads a ruleset file of at most [`MAX_RULESET_BYTES`], as UTF-8 text.
+pub fn read_file(path: &str) -> Result<String, CatalogError> {
+    use std::io::Read;
+    let io = |source| CatalogError::Io {
+        path: path.to_string(),
+        source,
+    };
+    let file = std::fs::File::open(Path::new(path)).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_RULESET_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_RULESET_BYTES {
+        return Err(CatalogError::TooLarge {
+            path: path.to_string(),
+            max: MAX_RULESET_BYTES,
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        ))
+    })
 }
 
 /// Loads a ruleset from its text; `origin` names it in error messages.

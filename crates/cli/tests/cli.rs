@@ -239,3 +239,59 @@ fn four_player_perft_starts_after_the_bets_as_ludii_counts() {
         assert_eq!(json_last_line(&out)["nodes"], nodes, "depth {depth}");
     }
 }
+
+/// Settings and inputs that once aborted, hung or panicked the CLI end at once with exit code
+/// 2 and a message naming the bound or the fault.
+#[test]
+fn out_of_bound_inputs_end_with_a_clear_error() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["perft", "acedrex", "100"], "0..=10"),
+        (
+            &["rulesets", "--check", "/dev/zero"],
+            "larger than 1048576 bytes",
+        ),
+        (
+            &[
+                "match",
+                "acedrex",
+                "--a",
+                "ai:hash=65536",
+                "--b",
+                "random",
+                "--games",
+                "1",
+            ],
+            "at most 4096",
+        ),
+        (
+            &[
+                "match",
+                "acedrex",
+                "--a",
+                "ai:movetime=99999999999",
+                "--b",
+                "random",
+                "--games",
+                "1",
+            ],
+            "at most 3600000",
+        ),
+        (
+            &[
+                "perft",
+                "acedrex",
+                "1",
+                "--fen",
+                "rnafkanr/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w -é - 0 1",
+            ],
+            "unmoved field",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = libro(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

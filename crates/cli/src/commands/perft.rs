@@ -8,11 +8,16 @@ use libro_core::Ruleset;
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// The deepest perft the CLI runs.
+pub const MAX_PERFT_DEPTH: u32 = 10;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Ruleset name or file.
     ruleset: String,
-    /// Depth in plies.
+    /// Depth in plies, at most 10 (MAX_PERFT_DEPTH: depth 10 of a chess start is ~10^14
+    /// leaves, weeks on one core; deeper is never an answer anyone waits for).
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_PERFT_DEPTH)))]
     depth: u32,
     /// Start from this position string instead of the ruleset's start.
     #[arg(long)]

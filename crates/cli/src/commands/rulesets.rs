@@ -16,8 +16,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = args.check {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?;
+        let text = libro_catalog::read_file(&path)?;
         return match libro_catalog::load_text(&text, &path, &[]) {
             Ok(rules) => {
                 println!("{path}: ok ({})", rules.name());

@@ -13,7 +13,7 @@
 use anyhow::Context;
 use libro_ai::{
     AiSettings, Clock, Control, Limits, Player, PlayerKind, PlayerSpec, SearchConfig, Searcher,
-    MAX_LEVEL,
+    MAX_HASH_MB, MAX_LEVEL,
 };
 use libro_catalog::AnyRuleset;
 use libro_chess::options::{OptionKind, SPECS};
@@ -176,7 +176,7 @@ impl Engine {
             self.variant
         ));
         self.say(&format!(
-            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096"
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
         ));
         self.say(&format!(
             "option name Skill Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
@@ -236,8 +236,8 @@ impl Engine {
                     .parse()
                     .with_context(|| format!("Hash `{value}` is not a number of megabytes"))?;
                 anyhow::ensure!(
-                    (1..=4096).contains(&mb),
-                    "Hash must be 1 to 4096 MB, not {mb}"
+                    (1..=MAX_HASH_MB).contains(&mb),
+                    "Hash must be 1 to {MAX_HASH_MB} MB, not {mb}"
                 );
                 self.hash_mb = mb;
                 self.searcher = None;
