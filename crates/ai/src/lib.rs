@@ -45,4 +45,4 @@ pub use search::{
     pv_text, MultiSearch, SearchConfig, SearchInfo, SearchResult, Searcher, UnknownSearch,
 };
 pub use sprt::{score_of_elo, Sprt, SprtDecision, SprtError};
-pub use stats::{elo_from_score, MatchReport};
+pub use stats::{elo_from_score, score_interval, MatchReport};

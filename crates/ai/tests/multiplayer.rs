@@ -365,8 +365,8 @@ fn measure_paranoid_against_max_n() {
             let r = &out.report;
             let (lo, hi) = r.score_interval();
             println!(
-                "{seats} seats, {nodes} nodes/move: paranoid vs max^n +{} ={} -{} score {:.3} [{lo:.3}, {hi:.3}] elo {:?} ± {:?}",
-                r.wins, r.draws, r.losses, r.score, r.elo, r.elo_error
+                "{seats} seats, {nodes} nodes/move: paranoid vs max^n +{} ={} -{} score {:.3} [{lo:.3}, {hi:.3}] elo [{:?}, {:?}]",
+                r.wins, r.draws, r.losses, r.score, r.elo_low, r.elo_high
             );
         }
     }

@@ -62,6 +62,21 @@ pub enum AnyRuleset {
 }
 
 impl AnyRuleset {
+    /// A digest of the rules as parsed, options applied: the first 16 hex digits of the
+    /// SHA-256 of their canonical text. Equal rules give equal digests however their files
+    /// are written; any change to what decides play changes it.
+    pub fn digest(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let text = match self {
+            AnyRuleset::Chess(r) => r.canonical(),
+            AnyRuleset::Tables(r) => r.canonical(),
+        };
+        Sha256::digest(text.as_bytes())[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
     /// The ruleset's short name.
     pub fn name(&self) -> &str {
         match self {

@@ -152,6 +152,18 @@ pub struct ChessRules {
     pub(crate) start: Position,
 }
 
+impl ChessRules {
+    /// Everything that decides play — board, seats, pieces and their moves, options, start —
+    /// as text that is the same for the same rules however the file was written (names,
+    /// titles, sources, comments and layout left out). What a ruleset digest is taken of.
+    pub fn canonical(&self) -> String {
+        format!(
+            "chess\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+            self.board, self.seats, self.pieces, self.options, self.start
+        )
+    }
+}
+
 impl fmt::Debug for ChessRules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ChessRules")

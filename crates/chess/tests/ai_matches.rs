@@ -54,12 +54,11 @@ fn strongest_against(ruleset: &str, baseline: &str, target: f64) {
         })
         .collect();
     println!(
-        "{ruleset}: {ai} vs {b}: +{} ={} -{} score {:.3} ± {:.3} ({} games, {} plies, {} stopped, {:.0} s) ends {:?}",
+        "{ruleset}: {ai} vs {b}: +{} ={} -{} {} ({} games, {} plies, {} stopped, {:.0} s) ends {:?}",
         rep.wins,
         rep.draws,
         rep.losses,
-        rep.score,
-        rep.score_margin,
+        rep.summary(),
         games,
         plies,
         unfinished,

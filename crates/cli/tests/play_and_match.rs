@@ -92,7 +92,14 @@ fn a_match_reports_json_and_writes_records_that_replay() {
         + last["draws"].as_u64().unwrap()
         + last["losses"].as_u64().unwrap();
     assert_eq!(games, 4);
-    for key in ["score", "elo", "elo_error"] {
+    for key in [
+        "score",
+        "score_low",
+        "score_high",
+        "elo",
+        "elo_low",
+        "elo_high",
+    ] {
         assert!(last.get(key).is_some(), "{key} missing from {last}");
     }
     let text = std::fs::read_to_string(&record).unwrap();

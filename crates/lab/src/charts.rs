@@ -84,6 +84,11 @@ pub fn render_charts(report: &Report) -> Result<Vec<Chart>, LabError> {
         .map_err(|e| fail("end-reasons", e))?;
     let mut durations = String::new();
     histograms(report, &mut durations).map_err(|e| fail("durations", e))?;
+    let (outcomes, reasons, durations) = (
+        stamped(report, outcomes),
+        stamped(report, reasons),
+        stamped(report, durations),
+    );
     Ok(vec![
         Chart {
             name: "outcomes",
@@ -116,6 +121,45 @@ pub fn write_charts(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, LabErro
             Ok(path)
         })
         .collect()
+}
+
+/// The chart with the report's stamp and study in its `<desc>` and the stamp in small print
+/// along its foot, so that a chart copied out of its report still says what made it.
+fn stamped(report: &Report, svg: String) -> String {
+    let escape = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    };
+    let stamp = escape(&report.stamp.to_string());
+    let study = escape(&serde_json::to_string(&report.study).unwrap_or_default());
+    let Some(open_end) = svg
+        .find("<svg")
+        .and_then(|i| svg[i..].find('>').map(|j| i + j + 1))
+    else {
+        return svg;
+    };
+    let height = svg[..open_end]
+        .split("height=\"")
+        .nth(1)
+        .and_then(|h| h.split('"').next())
+        .and_then(|h| h.parse::<u32>().ok())
+        .unwrap_or(0);
+    let mut out = String::with_capacity(svg.len() + stamp.len() + study.len() + 200);
+    out.push_str(&svg[..open_end]);
+    out.push_str(&format!("\n<desc>{stamp}; study {study}</desc>"));
+    out.push_str(&svg[open_end..]);
+    if let Some(close) = out.rfind("</svg>") {
+        out.insert_str(
+            close,
+            &format!(
+                "<text x=\"4\" y=\"{}\" font-size=\"9\" font-family=\"sans-serif\" fill=\"#777\">{stamp}</text>\n",
+                height.saturating_sub(3)
+            ),
+        );
+    }
+    out
 }
 
 fn labels(report: &Report) -> Vec<String> {

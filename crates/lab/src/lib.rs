@@ -16,6 +16,7 @@ mod charts;
 mod play;
 mod report;
 mod results;
+mod stamp;
 pub mod stats;
 mod study;
 
@@ -29,7 +30,8 @@ pub use report::{
     DECISIVE_REASONS, HISTOGRAM_BINS,
 };
 pub use results::{merge, read, Line, ResultsFile};
-pub use study::{label, parse_vary, Reading, Shard, Study};
+pub use stamp::Stamp;
+pub use study::{label, parse_vary, Reading, Shard, Study, DEFAULT_OPENING_MOVES};
 
 use libro_catalog::AnyRuleset;
 use libro_core::Game;
@@ -48,6 +50,8 @@ pub enum LabError {
     },
     #[error("{path} holds another study (ruleset {}, options {:?}, vary {:?}, players {:?}, seed {}, max plies {}); use another results file", found.ruleset, found.options, found.vary, found.players, found.seed, found.max_plies)]
     OtherStudy { path: String, found: Box<Study> },
+    #[error("{path} was played under another stamp: {changes}. Start afresh (--fresh) or use another results file")]
+    StampChanged { path: String, changes: String },
     #[error(
         "{path}: game {index} of reading `{reading}` differs from the same game in an earlier file"
     )]
@@ -66,10 +70,11 @@ pub enum LabError {
     BadPlayers(String),
     #[error("a study needs at least one game per reading")]
     NoGames,
-    #[error("reading `{reading}`: {source}")]
+    /// The catalog's error is part of the message (not a `source`), so it prints once.
+    #[error("reading `{reading}`: {error}")]
     Ruleset {
         reading: String,
-        source: libro_catalog::CatalogError,
+        error: libro_catalog::CatalogError,
     },
     #[error("the readings load rulesets of different families")]
     MixedFamilies,
@@ -84,9 +89,9 @@ pub fn load_readings(study: &Study) -> Result<Vec<AnyRuleset>, LabError> {
         .readings()
         .iter()
         .map(|r| {
-            libro_catalog::load(&study.ruleset, &r.overrides).map_err(|source| LabError::Ruleset {
+            libro_catalog::load(&study.ruleset, &r.overrides).map_err(|error| LabError::Ruleset {
                 reading: r.label().to_string(),
-                source,
+                error,
             })
         })
         .collect()
@@ -99,6 +104,7 @@ pub fn prepare(mut study: Study) -> Result<Study, LabError> {
     let rules = load_readings(&study)?;
     study.seats = rules[0].seat_names();
     study.seat_players(study.seats.len())?;
+    study.stamp = Stamp::new(&study, &rules);
     Ok(study)
 }
 

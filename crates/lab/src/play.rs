@@ -38,6 +38,13 @@ pub struct GameRow {
     pub scores: Vec<f32>,
     /// The single winner's seat, if any.
     pub winner: Option<u8>,
+    /// The game's fingerprint: a hash of every position it passed through, so that a game
+    /// played twice (deterministic players, too few random opening moves) is seen as one.
+    #[serde(default)]
+    pub fingerprint: u64,
+    /// The seat that made the first decision (fixed in chess; the roll-off winner in Fallas).
+    #[serde(default)]
+    pub first: Option<u8>,
     /// Games with stakes (Cuatro Tiempos): what each seat paid into the pot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paid: Option<Vec<f64>>,
@@ -145,6 +152,8 @@ pub fn play_one<R: Ruleset>(
     let mut moves = <R::Game as Game>::MoveList::default();
     let (mut decisions, mut legal) = (0u32, 0u64);
     let mut stuck = false;
+    let mut fingerprint = mix(game.hash());
+    let mut first = None;
     while game.ply() < max_plies {
         // The moves first: a game may settle its end test from the list (chess's mate and
         // stalemate, Fallas' falla) instead of generating the moves twice.
@@ -154,6 +163,7 @@ pub fn play_one<R: Ruleset>(
             Turn::Chance => {
                 let outcome = game.sample_chance();
                 game.apply_chance(outcome);
+                fingerprint = mix(fingerprint ^ game.hash());
             }
             Turn::Seat(seat) => {
                 if moves.is_empty() {
@@ -162,6 +172,7 @@ pub fn play_one<R: Ruleset>(
                 }
                 decisions += 1;
                 legal += moves.len() as u64;
+                first.get_or_insert(seat.0);
                 let n = movers.len();
                 let mv = if decisions <= opening_moves {
                     opening.choose(&game, moves.as_slice())
@@ -169,6 +180,7 @@ pub fn play_one<R: Ruleset>(
                     movers[seat.index() % n].choose(&game, moves.as_slice())
                 };
                 game.play(mv);
+                fingerprint = mix(fingerprint ^ game.hash());
             }
         }
     }
@@ -205,6 +217,8 @@ pub fn play_one<R: Ruleset>(
         capped,
         scores,
         winner,
+        fingerprint,
+        first,
         paid: book.as_ref().map(|b| b.paid.clone()),
         balances: book.map(|b| b.balances),
     };

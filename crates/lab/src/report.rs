@@ -3,7 +3,8 @@
 //! and the differences between readings that are significant, in plain words.
 
 use crate::play::GameRow;
-use crate::stats::{self, wilson, Estimate};
+use crate::stamp::Stamp;
+use crate::stats::{self, clopper_pearson as share, clopper_pearson_points, Estimate};
 use crate::study::{self, Reading, Study};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -39,6 +40,16 @@ pub struct Report {
     pub comparisons: usize,
     /// The significant ones (Holm-corrected, family-wise 5%).
     pub findings: Vec<Finding>,
+    /// Every comparison tested, significant or not, with what it could have detected.
+    pub tests: Vec<Comparison>,
+    /// What the reader must know before trusting a figure (repeated games, too few games).
+    pub warnings: Vec<String>,
+    /// How the figures are estimated and compared ([`stats::METHODS`]).
+    pub methods: &'static str,
+    /// Which libro played the games, and the digest of each reading's rules.
+    pub stamp: Stamp,
+    /// The full study specification.
+    pub study: Study,
 }
 
 /// The figures of one reading.
@@ -46,10 +57,18 @@ pub struct Report {
 pub struct ReadingReport {
     pub key: String,
     pub varied: Vec<(String, String)>,
+    /// Games played.
     pub games: u32,
+    /// Games that differ from every other game of the reading. The tests compare these
+    /// alone; the figures count every game, unless all are one game (then that one).
+    pub distinct: u32,
     pub seats: Vec<SeatFigures>,
-    /// Two seats: the first seat's score less one half.
+    /// Two seats held by the same player: the score of the seat that moved first, less one
+    /// half. Left out when the seats hold different players (the player, not the first move,
+    /// would be measured).
     pub first_move_advantage: Option<Estimate>,
+    /// Who moved first: the first seat's name, or `the roll-off winner` when it varies.
+    pub first_mover: Option<String>,
     /// Games with no single winner.
     pub draws: Estimate,
     /// Games ended by one of the game's own decisive rules ([`DECISIVE_REASONS`]).
@@ -104,6 +123,24 @@ pub struct SeatStakes {
     pub balance: Estimate,
 }
 
+/// One comparison of two readings that differ in one option, significant or not.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Comparison {
+    pub option: String,
+    pub metric: String,
+    pub a: String,
+    pub b: String,
+    /// The difference a − b with its 95% interval (in shares for percentages).
+    pub effect: Estimate,
+    pub p_value: f64,
+    /// Significant after Holm's correction over all comparisons.
+    pub significant: bool,
+    /// The test: `Fisher exact`, `Mann–Whitney U` or `Welch t`.
+    pub method: &'static str,
+    /// The smallest difference these samples find 80% of the time at 5% (before Holm).
+    pub detectable: f64,
+}
+
 /// A significant difference between two readings that differ in one option.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Finding {
@@ -115,7 +152,10 @@ pub struct Finding {
     pub b: String,
     pub a_value: Estimate,
     pub b_value: Estimate,
+    /// The difference a − b with its 95% interval.
+    pub effect: Estimate,
     pub p_value: f64,
+    pub method: &'static str,
     pub text: String,
 }
 
@@ -123,6 +163,10 @@ pub struct Finding {
 struct Samples<'a> {
     reading: Reading,
     rows: Vec<&'a GameRow>,
+    /// Games played, repeats included.
+    played: u32,
+    /// Games that differ from every earlier game of the reading.
+    distinct: u32,
 }
 
 impl Samples<'_> {
@@ -169,16 +213,43 @@ impl Report {
         for r in rows.iter().filter(|r| r.index < study.games) {
             by_key.entry(r.reading.as_str()).or_default().push(r);
         }
-        let samples: Vec<Samples> = study
+        // Figures count every game: each is an independent draw of the study's random
+        // openings, dice and players, so a game that comes twice by chance counts twice. A
+        // reading whose games are all one game (deterministic play) counts as that one game.
+        // Tests compare distinct games only: a repeat is never new evidence of a difference.
+        let (samples, distinct_samples): (Vec<Samples>, Vec<Samples>) = study
             .readings()
             .into_iter()
             .map(|reading| {
                 let mut rows = by_key.remove(reading.key.as_str()).unwrap_or_default();
                 rows.sort_by_key(|r| r.index);
                 rows.dedup_by_key(|r| r.index);
-                Samples { reading, rows }
+                let played = rows.len() as u32;
+                // Rows from before fingerprints (0) count as distinct.
+                let mut seen = std::collections::HashSet::new();
+                let distinct: Vec<&GameRow> = rows
+                    .iter()
+                    .copied()
+                    .filter(|r| r.fingerprint == 0 || seen.insert((r.fingerprint, r.plies)))
+                    .collect();
+                let count = distinct.len() as u32;
+                let figures = if count == 1 { distinct.clone() } else { rows };
+                (
+                    Samples {
+                        reading: reading.clone(),
+                        rows: figures,
+                        played,
+                        distinct: count,
+                    },
+                    Samples {
+                        reading,
+                        rows: distinct,
+                        played,
+                        distinct: count,
+                    },
+                )
             })
-            .collect();
+            .unzip();
         let longest = samples
             .iter()
             .flat_map(|s| s.rows.iter().map(|r| r.plies))
@@ -189,7 +260,29 @@ impl Report {
             .iter()
             .map(|s| reading_report(study, s, width))
             .collect();
-        let (comparisons, findings) = compare(study, &samples, &readings);
+        let tests = compare(study, &distinct_samples, &readings);
+        let findings = findings(&samples, &readings, &tests);
+        let mut warnings = Vec::new();
+        for r in &readings {
+            if r.distinct < r.games {
+                warnings.push(format!(
+                    "reading `{}`: only {} of its {} games differ; the rest repeat them, so its comparisons use the {} distinct games{} (deterministic players need random opening moves: --opening-moves)",
+                    study::label(&r.key),
+                    r.distinct,
+                    r.games,
+                    r.distinct,
+                    if r.distinct == 1 { " and its figures that one game" } else { "" }
+                ));
+            }
+            if r.distinct < 2 && readings.len() > 1 {
+                warnings.push(format!(
+                    "reading `{}` has {} distinct game{}: it is compared with nothing",
+                    study::label(&r.key),
+                    r.distinct,
+                    if r.distinct == 1 { "" } else { "s" }
+                ));
+            }
+        }
         Report {
             ruleset: study.ruleset.clone(),
             seats: study.seats.clone(),
@@ -198,8 +291,13 @@ impl Report {
             games_per_reading: study.games,
             histogram_width: width,
             readings,
-            comparisons,
+            comparisons: tests.len(),
             findings,
+            tests,
+            warnings,
+            methods: stats::METHODS,
+            stamp: study.stamp.clone(),
+            study: study.clone(),
         }
     }
 
@@ -218,6 +316,7 @@ impl Report {
             let mut cells: Vec<(String, String)> = vec![
                 ("reading".into(), r.key.clone()),
                 ("games".into(), r.games.to_string()),
+                ("distinct".into(), r.distinct.to_string()),
             ];
             let mut est = |name: String, e: &Estimate| {
                 cells.push((name.clone(), e.value.to_string()));
@@ -238,7 +337,7 @@ impl Report {
                     .end_reasons
                     .iter()
                     .find(|x| &x.reason == reason)
-                    .map_or(wilson(0, u64::from(r.games)), |x| x.share);
+                    .map_or(share(0, u64::from(r.distinct)), |x| x.share);
                 est(format!("end_{reason}"), &share);
             }
             est("plies_mean".into(), &r.plies.mean);
@@ -259,6 +358,19 @@ impl Report {
                 cells.push((name.into(), v.to_string()));
             }
             cells.push(("capped".into(), r.capped.to_string()));
+            cells.push(("libro".into(), self.stamp.libro.clone()));
+            cells.push((
+                "commit".into(),
+                self.stamp.commit.clone().unwrap_or_default(),
+            ));
+            cells.push((
+                "rules_digest".into(),
+                self.stamp
+                    .rules
+                    .iter()
+                    .find(|(k, _)| *k == r.key)
+                    .map_or(String::new(), |(_, d)| d.clone()),
+            ));
             for (k, v) in &r.varied {
                 cells.insert(1, (format!("option_{k}"), v.clone()));
             }
@@ -329,6 +441,7 @@ impl Report {
             self.readings.iter().map(f).collect()
         };
         rows.push(("games".into(), col(&|r| r.games.to_string())));
+        rows.push(("distinct games".into(), col(&|r| r.distinct.to_string())));
         for (i, seat) in self.seats.iter().enumerate() {
             rows.push((
                 format!("{} score", seat_title(seat)),
@@ -341,9 +454,18 @@ impl Report {
                 col(&|r| pct(&r.seats[i].wins)),
             ));
         }
-        if self.seats.len() == 2 {
+        if self
+            .readings
+            .iter()
+            .any(|r| r.first_move_advantage.is_some())
+        {
+            let who = self
+                .readings
+                .iter()
+                .find_map(|r| r.first_mover.clone())
+                .unwrap_or_default();
             rows.push((
-                "first-move advantage".into(),
+                format!("first-move advantage ({who})"),
                 col(&|r| {
                     r.first_move_advantage.map_or(String::new(), |e| {
                         format!("{:+.1} pts ± {:.1}", 100.0 * e.value, 100.0 * e.margin())
@@ -411,11 +533,14 @@ impl Report {
             .max()
             .unwrap_or(0);
         let mut out = format!(
-            "{} — {} — {} games per reading, seed {}\n",
+            "{} — {} — {} games per reading, seed {}, {} random opening moves, cap {} plies\n{}\n",
             self.ruleset,
             self.players.join(" / "),
             self.games_per_reading,
-            self.seed
+            self.seed,
+            self.study.opening_moves,
+            self.study.max_plies,
+            self.stamp
         );
         let per_block = 4;
         let indices: Vec<usize> = (0..self.readings.len()).collect();
@@ -452,9 +577,20 @@ impl Report {
                 out.push('\n');
             }
         }
+        if !self.warnings.is_empty() {
+            out.push('\n');
+            for w in &self.warnings {
+                let _ = writeln!(out, "Warning: {w}.");
+            }
+        }
         if self.readings.len() > 1 {
             out.push('\n');
-            if self.findings.is_empty() {
+            if self.comparisons == 0 {
+                let _ = writeln!(
+                    out,
+                    "No comparison between readings: none has two distinct games to compare."
+                );
+            } else if self.findings.is_empty() {
                 let _ = writeln!(
                     out,
                     "No significant difference between readings ({} comparisons, Holm-corrected 5%).",
@@ -471,6 +607,47 @@ impl Report {
                     let _ = writeln!(out, "- {}", f.text);
                 }
             }
+            let detectable = self.detectable();
+            if !detectable.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "Smallest differences these games could detect (80% of the time at 5%): {}.",
+                    detectable.join("; ")
+                );
+            }
+        }
+        let _ = writeln!(out, "\nMethods: {}", self.methods);
+        out
+    }
+
+    /// For each option and main metric (the first seat's score, draws, length), the
+    /// largest of its comparisons' detectable differences, in words.
+    pub fn detectable(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let first_score = self.seats.first().map(|s| format!("{s} score"));
+        let mut options: Vec<&str> = self.tests.iter().map(|t| t.option.as_str()).collect();
+        options.dedup();
+        for option in options {
+            let mut parts = Vec::new();
+            for metric in [first_score.as_deref().unwrap_or(""), "draws", "plies"] {
+                let worst = self
+                    .tests
+                    .iter()
+                    .filter(|t| t.option == option && t.metric == metric)
+                    .map(|t| t.detectable)
+                    .fold(f64::NAN, f64::max);
+                if worst.is_nan() {
+                    continue;
+                }
+                parts.push(if metric == "plies" {
+                    format!("length ±{worst:.0} plies")
+                } else {
+                    format!("{metric} ±{:.0} points", 100.0 * worst)
+                });
+            }
+            if !parts.is_empty() {
+                out.push(format!("{option}: {}", parts.join(", ")));
+            }
         }
         out
     }
@@ -482,18 +659,33 @@ fn reading_report(study: &Study, s: &Samples, width: u32) -> ReadingReport {
     let seat_figures: Vec<SeatFigures> = (0..seats)
         .map(|i| SeatFigures {
             seat: study.seats[i].clone(),
-            score: stats::mean(&s.values(|r| f64::from(r.scores[i]))),
-            wins: wilson(s.count(|r| r.winner == Some(i as u8)), n),
+            score: clopper_pearson_points(s.values(|r| f64::from(r.scores[i])).iter().sum(), n),
+            wins: share(s.count(|r| r.winner == Some(i as u8)), n),
         })
         .collect();
-    let first_move_advantage = (seats == 2).then(|| {
-        let e = seat_figures[0].score;
-        Estimate {
-            value: e.value - 0.5,
-            low: e.low - 0.5,
-            high: e.high - 0.5,
-        }
-    });
+    // The first move's advantage means something only when the same player holds both
+    // seats; in a game whose first seat is decided by a roll-off, it is the winner's.
+    let same_players = study.players.windows(2).all(|w| w[0] == w[1]);
+    let movers: Vec<u8> = s.rows.iter().filter_map(|r| r.first).collect();
+    let (first_move_advantage, first_mover) = if seats == 2 && same_players && n > 0 {
+        let points: f64 = s
+            .rows
+            .iter()
+            .map(|r| f64::from(r.scores[usize::from(r.first.unwrap_or(0))]))
+            .sum();
+        let fixed = movers.windows(2).all(|w| w[0] == w[1]);
+        let who = if fixed {
+            study.seats[usize::from(movers.first().copied().unwrap_or(0))].clone()
+        } else {
+            "the roll-off winner".to_string()
+        };
+        (
+            Some(clopper_pearson_points(points, n).shifted(-0.5)),
+            Some(who),
+        )
+    } else {
+        (None, None)
+    };
     let mut reasons: BTreeMap<&str, u64> = BTreeMap::new();
     for r in &s.rows {
         *reasons.entry(r.reason.as_str()).or_default() += 1;
@@ -523,11 +715,13 @@ fn reading_report(study: &Study, s: &Samples, width: u32) -> ReadingReport {
     ReadingReport {
         key: s.reading.key.clone(),
         varied: s.reading.varied.clone(),
-        games: n as u32,
+        games: s.played,
+        distinct: s.distinct,
         seats: seat_figures,
         first_move_advantage,
-        draws: wilson(s.count(|r| r.winner.is_none()), n),
-        decisive: wilson(
+        first_mover,
+        draws: share(s.count(|r| r.winner.is_none()), n),
+        decisive: share(
             s.count(|r| DECISIVE_REASONS.contains(&r.reason.as_str()) && !r.capped),
             n,
         ),
@@ -536,7 +730,7 @@ fn reading_report(study: &Study, s: &Samples, width: u32) -> ReadingReport {
             .map(|(reason, k)| ReasonShare {
                 reason: reason.to_string(),
                 games: k as u32,
-                share: wilson(k, n),
+                share: share(k, n),
             })
             .collect(),
         capped: s.count(|r| r.capped) as u32,
@@ -555,26 +749,17 @@ fn reading_report(study: &Study, s: &Samples, width: u32) -> ReadingReport {
     }
 }
 
-/// One tested difference, before the correction.
-struct Test {
-    option: String,
-    metric: String,
-    a: usize,
-    b: usize,
-    a_value: Estimate,
-    b_value: Estimate,
-    p: f64,
-    /// `(subject, how a figure is written)`: "White scores", percent.
-    subject: String,
-    percent: bool,
-}
+/// The three tests a comparison may use, as named in the report.
+const FISHER: &str = "Fisher exact";
+const MANN_WHITNEY: &str = "Mann–Whitney U";
+const WELCH: &str = "Welch t";
 
-/// Compares every two readings that differ in exactly one varied option, on each seat's
-/// score (the first seat only when there are two), draws, each end reason, length,
-/// branching and stake balances; keeps the differences significant after Holm's
-/// correction over all the tests.
-fn compare(study: &Study, samples: &[Samples], reports: &[ReadingReport]) -> (usize, Vec<Finding>) {
-    let mut tests: Vec<Test> = Vec::new();
+/// Compares every two readings that differ in exactly one varied option, each with at least
+/// two distinct games: each seat's score (the first seat only when there are two), draws,
+/// each end reason, length, branching and stake balances, each by the test that fits it;
+/// marks the differences significant after Holm's correction over all the tests.
+fn compare(study: &Study, samples: &[Samples], reports: &[ReadingReport]) -> Vec<Comparison> {
+    let mut tests: Vec<Comparison> = Vec::new();
     let seats = study.seats.len();
     for a in 0..samples.len() {
         for b in a + 1..samples.len() {
@@ -583,42 +768,44 @@ fn compare(study: &Study, samples: &[Samples], reports: &[ReadingReport]) -> (us
                 .filter(|&i| ra.varied[i] != rb.varied[i])
                 .collect();
             let [option] = differing[..] else { continue };
-            let option = ra.varied[option].0.clone();
             let (sa, sb) = (&samples[a], &samples[b]);
+            // One game (or one game played over and over) is no sample.
+            if sa.n() < 2 || sb.n() < 2 {
+                continue;
+            }
+            let option = ra.varied[option].0.clone();
             let (pa, pb) = (&reports[a], &reports[b]);
-            let mut push = |metric: String, subject: String, percent: bool, ea, eb, p| {
-                tests.push(Test {
+            let mut push = |metric: String, effect, p, method, detectable| {
+                tests.push(Comparison {
                     option: option.clone(),
                     metric,
-                    a,
-                    b,
-                    a_value: ea,
-                    b_value: eb,
-                    p,
-                    subject,
-                    percent,
+                    a: ra.key.clone(),
+                    b: rb.key.clone(),
+                    effect,
+                    p_value: p,
+                    significant: false,
+                    method,
+                    detectable,
                 })
             };
+            let (na, nb) = (sa.n(), sb.n());
+            let pooled = |ka: f64, kb: f64| (ka + kb) / (na + nb) as f64;
             for i in 0..if seats == 2 { 1 } else { seats } {
                 let f = |r: &GameRow| f64::from(r.scores[i]);
+                let (xa, xb) = (sa.values(f), sb.values(f));
+                let (ka, kb) = (xa.iter().sum::<f64>(), xb.iter().sum::<f64>());
                 push(
                     format!("{} score", study.seats[i]),
-                    format!("{} scores", seat_title(&study.seats[i])),
-                    true,
-                    pa.seats[i].score,
-                    pb.seats[i].score,
-                    stats::two_means_p(&sa.values(f), &sb.values(f)),
+                    stats::newcombe(ka, na, kb, nb),
+                    stats::mann_whitney_p(&xa, &xb),
+                    MANN_WHITNEY,
+                    stats::detectable_share_difference(pooled(ka, kb), na, nb),
                 );
             }
-            let draws = |s: &Samples| s.count(|r| r.winner.is_none());
-            push(
-                "draws".into(),
-                "games are drawn".into(),
-                true,
-                pa.draws,
-                pb.draws,
-                stats::two_proportions_p(draws(sa), sa.n(), draws(sb), sb.n()),
-            );
+            let mut shares = vec![(
+                "draws".to_string(),
+                Box::new(|r: &GameRow| r.winner.is_none()) as Box<dyn Fn(&GameRow) -> bool>,
+            )];
             let mut reasons: Vec<&str> = pa
                 .end_reasons
                 .iter()
@@ -628,68 +815,123 @@ fn compare(study: &Study, samples: &[Samples], reports: &[ReadingReport]) -> (us
             reasons.sort();
             reasons.dedup();
             for reason in reasons {
-                let k = |s: &Samples| s.count(|r| r.reason == reason);
-                push(
+                let reason = reason.to_string();
+                shares.push((
                     format!("end: {reason}"),
-                    format!("{reason} ends"),
-                    true,
-                    wilson(k(sa), sa.n()),
-                    wilson(k(sb), sb.n()),
-                    stats::two_proportions_p(k(sa), sa.n(), k(sb), sb.n()),
+                    Box::new(move |r: &GameRow| r.reason == reason),
+                ));
+            }
+            for (metric, f) in shares {
+                let (ka, kb) = (sa.count(&f), sb.count(&f));
+                push(
+                    metric,
+                    stats::newcombe(ka as f64, na, kb as f64, nb),
+                    stats::fisher_exact_p(ka, na, kb, nb),
+                    FISHER,
+                    stats::detectable_share_difference(pooled(ka as f64, kb as f64), na, nb),
                 );
             }
             let plies = |r: &GameRow| f64::from(r.plies);
+            let (xa, xb) = (sa.values(plies), sb.values(plies));
             push(
                 "plies".into(),
-                "games last".into(),
-                false,
-                pa.plies.mean,
-                pb.plies.mean,
-                stats::two_means_p(&sa.values(plies), &sb.values(plies)),
+                stats::welch(&xa, &xb).0,
+                stats::mann_whitney_p(&xa, &xb),
+                MANN_WHITNEY,
+                stats::detectable_mean_difference(&xa, &xb),
             );
+            let (xa, xb) = (sa.values(branching_of), sb.values(branching_of));
+            let (effect, p) = stats::welch(&xa, &xb);
             push(
                 "branching".into(),
-                "a seat to move has, on average,".into(),
-                false,
-                pa.branching,
-                pb.branching,
-                stats::two_means_p(&sa.values(branching_of), &sb.values(branching_of)),
+                effect,
+                p,
+                WELCH,
+                stats::detectable_mean_difference(&xa, &xb),
             );
-            if let (Some(xa), Some(xb)) = (&pa.stakes, &pb.stakes) {
+            if pa.stakes.is_some() && pb.stakes.is_some() {
                 for i in 0..seats {
                     let f = |r: &GameRow| r.balances.as_ref().map_or(0.0, |b| b[i]);
+                    let (xa, xb) = (sa.values(f), sb.values(f));
+                    let (effect, p) = stats::welch(&xa, &xb);
                     push(
                         format!("{} balance", study.seats[i]),
-                        format!("{}'s balance is", seat_title(&study.seats[i])),
-                        false,
-                        xa[i].balance,
-                        xb[i].balance,
-                        stats::two_means_p(&sa.values(f), &sb.values(f)),
+                        effect,
+                        p,
+                        WELCH,
+                        stats::detectable_mean_difference(&xa, &xb),
                     );
                 }
             }
         }
     }
-    let significant = stats::holm(&tests.iter().map(|t| t.p).collect::<Vec<_>>(), 0.05);
-    let findings = tests
+    let significant = stats::holm(&tests.iter().map(|t| t.p_value).collect::<Vec<_>>(), 0.05);
+    for (t, s) in tests.iter_mut().zip(significant) {
+        t.significant = s;
+    }
+    tests
+}
+
+/// How a metric reads in a sentence, and whether its figures are percentages.
+fn wording(metric: &str) -> (String, bool, &'static str) {
+    if let Some(seat) = metric.strip_suffix(" score") {
+        return (format!("{} scores", seat_title(seat)), true, "");
+    }
+    if let Some(seat) = metric.strip_suffix(" balance") {
+        return (format!("{}'s balance is", seat_title(seat)), false, "");
+    }
+    if let Some(reason) = metric.strip_prefix("end: ") {
+        return (format!("{reason} ends"), true, " of games");
+    }
+    match metric {
+        "draws" => ("games are drawn".into(), true, ""),
+        "plies" => ("games last".into(), false, " plies"),
+        "branching" => (
+            "a seat to move has, on average,".into(),
+            false,
+            " legal moves",
+        ),
+        other => (other.to_string(), false, ""),
+    }
+}
+
+/// The significant comparisons, in plain words.
+fn findings(samples: &[Samples], reports: &[ReadingReport], tests: &[Comparison]) -> Vec<Finding> {
+    let reading = |key: &str| {
+        samples
+            .iter()
+            .zip(reports)
+            .find(|(s, _)| s.reading.key == key)
+            .expect("compared readings are in the study")
+    };
+    tests
         .iter()
-        .zip(significant)
-        .filter(|(_, s)| *s)
-        .map(|(t, _)| {
+        .filter(|t| t.significant)
+        .map(|t| {
+            let ((sa, pa), (sb, pb)) = (reading(&t.a), reading(&t.b));
+            let (subject, percent, unit) = wording(&t.metric);
+            let (a_value, b_value) = (metric_estimate(pa, &t.metric), metric_estimate(pb, &t.metric));
             let fig = |e: &Estimate| {
-                if t.percent {
+                if percent {
                     format!("{:.1}% ± {:.1}", 100.0 * e.value, 100.0 * e.margin())
                 } else {
                     format!("{:.1} ± {:.1}", e.value, e.margin())
                 }
             };
-            let unit = match t.metric.as_str() {
-                "plies" => " plies",
-                "branching" => " legal moves",
-                _ if t.metric.starts_with("end: ") => " of games",
-                _ => "",
+            let effect = if percent {
+                format!(
+                    "{:+.1} points [{:+.1}, {:+.1}]",
+                    100.0 * t.effect.value,
+                    100.0 * t.effect.low,
+                    100.0 * t.effect.high
+                )
+            } else {
+                format!(
+                    "{:+.1} [{:+.1}, {:+.1}]",
+                    t.effect.value, t.effect.low, t.effect.high
+                )
             };
-            let (ra, rb) = (&samples[t.a].reading, &samples[t.b].reading);
+            let (ra, rb) = (&sa.reading, &sb.reading);
             let value = |r: &Reading| {
                 r.varied
                     .iter()
@@ -710,26 +952,60 @@ fn compare(study: &Study, samples: &[Samples], reports: &[ReadingReport]) -> (us
             Finding {
                 option: t.option.clone(),
                 metric: t.metric.clone(),
-                a: ra.key.clone(),
-                b: rb.key.clone(),
-                a_value: t.a_value,
-                b_value: t.b_value,
-                p_value: t.p,
+                a: t.a.clone(),
+                b: t.b.clone(),
+                a_value,
+                b_value,
+                effect: t.effect,
+                p_value: t.p_value,
+                method: t.method,
                 text: format!(
-                    "with {} {} {}{unit}, against {} with {}{context} ({})",
+                    "with {} {subject} {}{unit}, against {} with {}{context}: a difference of {effect} ({}, {})",
                     value(ra),
-                    t.subject,
-                    fig(&t.a_value),
-                    fig(&t.b_value),
+                    fig(&a_value),
+                    fig(&b_value),
                     value(rb),
-                    if t.p < 1e-4 {
+                    t.method,
+                    if t.p_value < 1e-4 {
                         "p < 0.0001".to_string()
                     } else {
-                        format!("p = {:.4}", t.p)
+                        format!("p = {:.4}", t.p_value)
                     }
                 ),
             }
         })
-        .collect();
-    (tests.len(), findings)
+        .collect()
+}
+
+/// A reading's figure of `metric`, with its interval, as its report states it.
+fn metric_estimate(r: &ReadingReport, metric: &str) -> Estimate {
+    let none = share(0, u64::from(r.distinct));
+    if let Some(seat) = metric.strip_suffix(" score") {
+        return r
+            .seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .map_or(none, |s| s.score);
+    }
+    if let Some(seat) = metric.strip_suffix(" balance") {
+        return r
+            .stakes
+            .iter()
+            .flatten()
+            .find(|s| s.seat == seat)
+            .map_or(none, |s| s.balance);
+    }
+    if let Some(reason) = metric.strip_prefix("end: ") {
+        return r
+            .end_reasons
+            .iter()
+            .find(|x| x.reason == reason)
+            .map_or(none, |x| x.share);
+    }
+    match metric {
+        "draws" => r.draws,
+        "plies" => r.plies.mean,
+        "branching" => r.branching,
+        _ => none,
+    }
 }

@@ -56,6 +56,13 @@ impl ResultsFile {
                     found: Box::new(found),
                 });
             }
+            let changes = found.stamp.changes(&study.stamp);
+            if !changes.is_empty() {
+                return Err(LabError::StampChanged {
+                    path: path.display().to_string(),
+                    changes: changes.join("; "),
+                });
+            }
             if complete < len {
                 file.set_len(complete).map_err(io)?;
                 file.seek(SeekFrom::End(0)).map_err(io)?;
@@ -161,7 +168,16 @@ pub fn merge(paths: &[PathBuf]) -> Result<(Study, Vec<GameRow>), LabError> {
         let (s, rows) = read(path)?;
         match &mut study {
             None => study = Some(s),
-            Some(first) if first.same_study(&s) => first.games = first.games.max(s.games),
+            Some(first) if first.same_study(&s) => {
+                let changes = first.stamp.changes(&s.stamp);
+                if !changes.is_empty() {
+                    return Err(LabError::StampChanged {
+                        path: path.display().to_string(),
+                        changes: changes.join("; "),
+                    });
+                }
+                first.games = first.games.max(s.games)
+            }
             Some(_) => {
                 return Err(LabError::OtherStudy {
                     path: path.display().to_string(),

@@ -3,10 +3,17 @@
 //! seed. Each game's seed follows from the study seed, the reading and the game's index
 //! alone, so a game is the same whichever thread, shard or resumed run plays it.
 
+use crate::stamp::Stamp;
 use crate::LabError;
 use libro_ai::PlayerSpec;
 use std::fmt;
 use std::str::FromStr;
+
+/// Random moves opening every game by default. Deterministic players (the search from level
+/// 4) otherwise play one game over and over whatever the seed; measured on acedrex, shatranj
+/// and cuatro-tiempos with `ai:4` (see the README's lab section), this many makes every game
+/// of a study distinct while leaving the position close to the start.
+pub const DEFAULT_OPENING_MOVES: u32 = 4;
 
 /// A study, as written in the first line of its results file.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -31,6 +38,10 @@ pub struct Study {
     /// deterministic players (the search from level 4) do not play one game over and over.
     #[serde(default)]
     pub opening_moves: u32,
+    /// Which libro played the games and the digest of each reading's rules; filled in by
+    /// [`crate::prepare`]. Results under another stamp are not continued or merged.
+    #[serde(default)]
+    pub stamp: Stamp,
 }
 
 /// One combination of the varied options' values: a reading of the rules.
@@ -140,11 +151,13 @@ impl Study {
             .collect()
     }
 
-    /// Whether `other` is the same study, perhaps with another number of games (a results
-    /// file can be continued with more games, and shards of one study merged).
+    /// Whether `other` asks for the same games, perhaps more or fewer of them (a results
+    /// file can be continued with more games, and shards of one study merged). Stamps are
+    /// compared apart ([`Stamp::changes`]), to say what changed.
     pub fn same_study(&self, other: &Study) -> bool {
         Study {
             games: other.games,
+            stamp: other.stamp.clone(),
             ..self.clone()
         } == *other
     }
@@ -243,6 +256,7 @@ mod tests {
             seed: 1,
             max_plies: 1000,
             opening_moves: 0,
+            stamp: Stamp::default(),
         }
     }
 

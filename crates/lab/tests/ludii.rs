@@ -4,7 +4,7 @@
 //! 2500 plies and Cuatro Tiempos 5000, so those play few games here; larger runs are in
 //! the ignored tests at the end and in the lab's report.
 
-use libro_lab::stats::{self, wilson, Estimate};
+use libro_lab::stats::{self, clopper_pearson, Estimate};
 use libro_lab::{Report, RunPlan, Study};
 use serde_json::Value;
 
@@ -51,6 +51,7 @@ fn report(ruleset: &str, games: u32) -> Report {
         seed: 2026,
         max_plies: 100_000,
         opening_moves: 0,
+        stamp: Default::default(),
     })
     .unwrap();
     let mut rows = Vec::new();
@@ -76,11 +77,11 @@ fn share(report: &Report, reason: &str) -> Estimate {
     r.end_reasons
         .iter()
         .find(|x| x.reason == reason)
-        .map_or(wilson(0, u64::from(r.games)), |x| x.share)
+        .map_or(clopper_pearson(0, u64::from(r.games)), |x| x.share)
 }
 
 fn ludii_share(games: &[(&str, Option<u8>, f64)], reason: &str) -> Estimate {
-    wilson(
+    clopper_pearson(
         games.iter().filter(|g| g.0 == reason).count() as u64,
         games.len() as u64,
     )
@@ -96,7 +97,7 @@ fn agree(report: &Report, games: &[(&str, Option<u8>, f64)], reasons: &[&str]) {
     overlap(
         "first seat wins",
         r.seats[0].wins,
-        wilson(games.iter().filter(|g| g.1 == Some(0)).count() as u64, n),
+        clopper_pearson(games.iter().filter(|g| g.1 == Some(0)).count() as u64, n),
     );
     let plies: Vec<f64> = games.iter().map(|g| g.2).collect();
     overlap("plies", r.plies.mean, stats::mean(&plies));

@@ -152,12 +152,17 @@ async function runAction(path, body) {
   }
 }
 
+// Half an interval's width; an end the data cannot bound comes as null (∞).
+function margin(e, scale, digits) {
+  return e.low === null || e.high === null ? "∞" : (scale * (e.high - e.low) / 2).toFixed(digits);
+}
+
 function pct(e) {
-  return `${(100 * e.value).toFixed(1)}% ± ${(100 * (e.high - e.low) / 2).toFixed(1)}`;
+  return `${(100 * e.value).toFixed(1)}% ± ${margin(e, 100, 1)}`;
 }
 
 function plain(e, digits) {
-  return `${e.value.toFixed(digits)} ± ${((e.high - e.low) / 2).toFixed(digits)}`;
+  return `${e.value.toFixed(digits)} ± ${margin(e, 1, digits)}`;
 }
 
 function title(s) {
@@ -170,11 +175,13 @@ function reportTable(rep) {
   const rows = [];
   const row = (label, f) => rows.push([label, rs.map(f)]);
   row("games", (r) => String(r.games));
+  row("distinct games", (r) => String(r.distinct) + (r.distinct < r.games ? " ⚠" : ""));
   rep.seats.forEach((s, i) => row(`${title(s)} score`, (r) => pct(r.seats[i].score)));
   rep.seats.forEach((s, i) => row(`${title(s)} wins`, (r) => pct(r.seats[i].wins)));
-  if (rep.seats.length === 2) {
-    row("first-move advantage", (r) => r.first_move_advantage
-      ? `${r.first_move_advantage.value >= 0 ? "+" : ""}${(100 * r.first_move_advantage.value).toFixed(1)} pts ± ${(100 * (r.first_move_advantage.high - r.first_move_advantage.low) / 2).toFixed(1)}` : "");
+  const first = rs.find((r) => r.first_mover);
+  if (first) {
+    row(`first-move advantage (${first.first_mover})`, (r) => r.first_move_advantage
+      ? `${r.first_move_advantage.value >= 0 ? "+" : ""}${(100 * r.first_move_advantage.value).toFixed(1)} pts ± ${margin(r.first_move_advantage, 100, 1)}` : "");
   }
   row("draws", (r) => pct(r.draws));
   row("decisive", (r) => pct(r.decisive));
@@ -203,6 +210,23 @@ function reportTable(rep) {
   );
 }
 
+// The largest difference each option's comparisons could have missed (80% power, 5%).
+function detectableText(rep) {
+  const main = [`${rep.seats[0]} score`, "draws", "plies"];
+  const parts = [];
+  for (const option of [...new Set(rep.tests.map((t) => t.option))]) {
+    const bits = [];
+    for (const metric of main) {
+      const ds = rep.tests.filter((t) => t.option === option && t.metric === metric).map((t) => t.detectable);
+      if (!ds.length || ds.some((d) => d === null)) continue;
+      const worst = Math.max(...ds);
+      bits.push(metric === "plies" ? `length ±${worst.toFixed(0)} plies` : `${metric} ±${(100 * worst).toFixed(0)} points`);
+    }
+    if (bits.length) parts.push(`${option}: ${bits.join(", ")}`);
+  }
+  return parts.length ? `Smallest differences these games could detect (80% of the time at 5%): ${parts.join("; ")}.` : "";
+}
+
 async function loadReport(id) {
   try {
     const res = await api(`/api/lab/runs/${id}/report`);
@@ -211,18 +235,30 @@ async function loadReport(id) {
     const rep = res.report;
     document.getElementById("report").hidden = false;
     document.getElementById("report-what").textContent =
-      `${rep.ruleset} — ${rep.players.join(" / ")} — ${res.games_done} of ${res.games_total} games played, seed ${rep.seed}. Each figure with its 95% interval.`;
+      `${rep.ruleset} — ${rep.players.join(" / ")} — ${res.games_done} of ${res.games_total} games played, seed ${rep.seed}, ${rep.study.opening_moves} random opening moves. Each figure with its 95% interval.`;
+    const rules = [...new Set(rep.stamp.rules.map(([, d]) => d))];
+    document.getElementById("report-stamp").textContent =
+      `libro ${rep.stamp.libro}${rep.stamp.commit ? ` (${rep.stamp.commit})` : ""}; rules digest ${rules.length === 1 ? rules[0] : rep.stamp.rules.map(([k, d]) => `${k || "as set"}: ${d}`).join("; ")}`;
+    document.getElementById("report-methods").textContent = rep.methods;
+    const warnings = document.getElementById("report-warnings");
+    warnings.innerHTML = "";
+    for (const w of rep.warnings) warnings.append(el("li", {}, w));
+    warnings.hidden = !rep.warnings.length;
     reportTable(rep);
     const findings = document.getElementById("findings");
     findings.innerHTML = "";
     if (rep.readings.length < 2) {
       findings.append(el("li", { class: "hint" }, "One reading: nothing to compare. Vary an option to compare readings."));
+    } else if (!rep.comparisons) {
+      findings.append(el("li", {}, "No comparison: no two readings have two distinct games each."));
     } else if (!rep.findings.length) {
       findings.append(el("li", {}, `No significant difference between readings (${rep.comparisons} comparisons, Holm-corrected 5%).`));
     } else {
       findings.append(el("li", { class: "hint" }, `${rep.findings.length} of ${rep.comparisons} comparisons significant (Holm-corrected 5%):`));
       for (const f of rep.findings) findings.append(el("li", {}, f.text));
     }
+    const detectable = detectableText(rep);
+    if (detectable) findings.append(el("li", { class: "hint" }, detectable));
     document.getElementById("report-text").textContent = res.table;
     const charts = document.getElementById("charts");
     charts.innerHTML = "";

@@ -527,6 +527,11 @@ impl Hub {
         self.games.read().await.len()
     }
 
+    /// Whether the game `id` is held in memory (not unloaded, expired or unknown).
+    pub async fn is_loaded(&self, id: &str) -> bool {
+        self.games.read().await.contains_key(id)
+    }
+
     /// Whether no game is held.
     pub async fn is_empty(&self) -> bool {
         self.len().await == 0

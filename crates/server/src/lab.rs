@@ -233,7 +233,9 @@ impl RunRequest {
                 "max_plies: {max_plies} is not between 1 and {MAX_PLIES}"
             )));
         }
-        let opening_moves = self.opening_moves.unwrap_or(0);
+        let opening_moves = self
+            .opening_moves
+            .unwrap_or(libro_lab::DEFAULT_OPENING_MOVES);
         if opening_moves > MAX_OPENING_MOVES {
             return Err(bad(format!(
                 "opening_moves: {opening_moves} is more than {MAX_OPENING_MOVES}"
@@ -253,6 +255,7 @@ impl RunRequest {
             seed: self.seed.unwrap_or_else(rand::random),
             max_plies,
             opening_moves,
+            stamp: Default::default(),
         };
         check_size(&study)?;
         libro_lab::prepare(study).map_err(|e| bad(e.to_string()))

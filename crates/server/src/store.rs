@@ -760,6 +760,8 @@ mod tests {
             capped: false,
             scores: vec![1.0, 0.0],
             winner: Some(0),
+            fingerprint: u64::from(index) + 1,
+            first: Some(0),
             paid: None,
             balances: None,
         }

@@ -357,6 +357,7 @@ fn fallas_study() -> Study {
         seed: 1,
         max_plies: 1000,
         opening_moves: 0,
+        stamp: Default::default(),
     }
 }
 

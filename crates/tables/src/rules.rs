@@ -226,6 +226,21 @@ fn parse_path(text: &str) -> Result<[u8; 25], String> {
 }
 
 impl TablesRules {
+    /// Everything that decides play — board, paths, setup, dice, contact and options — as
+    /// text that is the same for the same rules however the file was written (name, title
+    /// and source left out). What a ruleset digest is taken of.
+    pub fn canonical(&self) -> String {
+        let unnamed = TablesRules {
+            name: String::new(),
+            title: String::new(),
+            source: String::new(),
+            ..self.clone()
+        };
+        format!("tables\n{unnamed:?}")
+    }
+}
+
+impl TablesRules {
     /// Loads a ruleset file. `origin` names it in errors (a path, or `rulesets/fallas.toml`);
     /// `overrides` set option values (`("bear_off", "exact")`).
     pub fn from_toml(

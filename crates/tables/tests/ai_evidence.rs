@@ -133,12 +133,11 @@ fn strongest_against(baseline: &str, target: f64) {
         })
         .collect();
     println!(
-        "fallas: {ai} vs {b}: +{} ={} -{} score {:.3} ± {:.3} ({games} games, {:.0} s) ends {reasons:?}",
+        "fallas: {ai} vs {b}: +{} ={} -{} {} ({games} games, {:.0} s) ends {reasons:?}",
         rep.wins,
         rep.draws,
         rep.losses,
-        rep.score,
-        rep.score_margin,
+        rep.summary(),
         start.elapsed().as_secs_f64()
     );
     assert!(

@@ -207,16 +207,7 @@ pub fn run(rules: &Arc<ChessRules>, m: &EngineMatch) -> anyhow::Result<ExitCode>
     }
     let r = MatchReport::from_scores(&scores);
     println!("A: {} wins, {} draws, {} losses", r.wins, r.draws, r.losses);
-    println!(
-        "score {:.1}% ± {:.1}% (95%)",
-        100.0 * r.score,
-        100.0 * r.score_margin
-    );
-    match (r.elo, r.elo_error) {
-        (Some(elo), Some(err)) => println!("Elo difference {elo:+.0} ± {err:.0}"),
-        (Some(elo), None) => println!("Elo difference {elo:+.0} (interval unbounded)"),
-        _ => println!("Elo difference unbounded (every game went one way)"),
-    }
+    println!("{}", r.summary());
     if let Some(test) = &m.sprt {
         let (lo, hi) = test.bounds();
         println!(

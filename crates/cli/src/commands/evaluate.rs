@@ -39,8 +39,8 @@ pub struct Args {
     #[arg(long, default_value_t = 10_000)]
     max_plies: u32,
     /// Random moves opening every game (from the game's seed), so that deterministic
-    /// players (ai:4 and up) do not repeat one game.
-    #[arg(long, default_value_t = 0)]
+    /// players (ai:4 and up) do not repeat one game. 0 plays every game from the start.
+    #[arg(long, default_value_t = libro_lab::DEFAULT_OPENING_MOVES)]
     opening_moves: u32,
     /// Results file (JSON lines), appended as games finish and continued if it exists
     /// (default: evaluate-RULESET-seedS.jsonl).
@@ -112,6 +112,7 @@ fn play(args: &Args) -> anyhow::Result<(Study, Vec<libro_lab::GameRow>)> {
         seed: args.seed,
         max_plies: args.max_plies,
         opening_moves: args.opening_moves,
+        stamp: Default::default(),
     })?;
     let path = args.results.clone().unwrap_or_else(|| {
         let stem = std::path::Path::new(&ruleset)

@@ -55,7 +55,7 @@ pub struct Args {
     /// Write every game to this file, one JSON record per line.
     #[arg(long, value_name = "FILE")]
     record: Option<String>,
-    /// End with the JSON line {"wins":W,"draws":D,"losses":L,"score":S,"elo":E,"elo_error":X}.
+    /// End with the JSON line {"wins":W,"draws":D,"losses":L,"score":S,"score_low":…,"score_high":…,"elo":E,"elo_low":…,"elo_high":…}.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -185,16 +185,7 @@ where
         rules.name()
     );
     println!("A: {} wins, {} draws, {} losses", r.wins, r.draws, r.losses);
-    println!(
-        "score {:.1}% ± {:.1}% (95%)",
-        100.0 * r.score,
-        100.0 * r.score_margin
-    );
-    match (r.elo, r.elo_error) {
-        (Some(elo), Some(err)) => println!("Elo difference {elo:+.0} ± {err:.0}"),
-        (Some(elo), None) => println!("Elo difference {elo:+.0} (interval unbounded)"),
-        _ => println!("Elo difference unbounded (every game went one way)"),
-    }
+    println!("{}", r.summary());
     if args.json {
         println!("{}", serde_json::to_string(r)?);
     }

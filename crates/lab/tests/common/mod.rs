@@ -148,6 +148,7 @@ pub fn study(piles: &str, games: u32, seed: u64) -> Study {
         seed,
         max_plies: 1000,
         opening_moves: 0,
+        stamp: Default::default(),
     }
 }
 
