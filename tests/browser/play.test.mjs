@@ -344,8 +344,19 @@ test("lab: a small study of two readings, its progress, report table and charts"
   assert.deepEqual(heads, ["", "bear_off=standard", "bear_off=exact"]);
   const games = await page.$$eval("#report-table tbody tr:first-child td", (tds) => tds.map((t) => t.textContent));
   assert.deepEqual(games, ["12", "12"]);
-  assert.equal(await page.locator("#charts svg").count(), 3, "outcomes, end reasons, durations");
+  assert.equal(await page.locator("#charts svg").count(), 4, "outcomes, end reasons, durations, heatmap");
   assert.match(await page.textContent("#report-text"), /fallas — random \/ greedy — 12 games per reading, seed 5/);
+  // Different players in the two seats: no first-move advantage is claimed.
+  const labels = await page.$$eval("#report-table tbody th", (ths) => ths.map((t) => t.textContent));
+  assert.ok(!labels.some((l) => l.startsWith("first-move advantage")), labels.join(", "));
+  assert.ok(labels.includes("distinct games") && labels.includes("board coverage"), labels.join(", "));
+  // The stamp: libro's version and the rules' digests.
+  assert.match(await page.textContent("#report-stamp"), /^libro \d+\.\d+\.\d+.*rules digest/);
+  // Every chart fits its card, even in a narrow window.
+  await page.setViewportSize({ width: 700, height: 900 });
+  const overflow = await page.$$eval("#charts figure", (figs) =>
+    figs.filter((f) => f.querySelector("svg").getBoundingClientRect().width > f.getBoundingClientRect().width + 1).length);
+  assert.equal(overflow, 0, "a chart is wider than its card");
   await page.waitForSelector("#runs li[data-run] .status.done");
   await shot(page, "lab-report");
   await page.close();

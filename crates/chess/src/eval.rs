@@ -764,6 +764,41 @@ impl ChessGame {
     }
 }
 
+/// What the lab counts of chess play: the board's squares, the ruleset's piece types, and
+/// where each move lands and whether it takes.
+impl libro_core::Census for ChessGame {
+    fn grid(&self) -> (u16, u16) {
+        let b = self.rules().board();
+        (u16::from(b.files), u16::from(b.ranks))
+    }
+
+    fn piece_types(&self) -> Vec<String> {
+        self.rules()
+            .pieces()
+            .iter()
+            .map(|p| p.name.clone())
+            .collect()
+    }
+
+    fn landings(&self, mv: Move, out: &mut dyn FnMut(libro_core::Landing)) {
+        if !mv.is_normal() {
+            return;
+        }
+        let to = mv.to();
+        let pos = self.position();
+        let mover = pos.to_move();
+        let capture = (0..self.rules().num_seats() as u8)
+            .filter(|&s| s != mover)
+            .any(|s| !(pos.pieces_of(s) & to.bb()).is_empty());
+        let files = u16::from(self.rules().board().files);
+        out(libro_core::Landing {
+            piece: mv.piece(),
+            cell: to.rank() as u16 * files + to.file() as u16,
+            capture,
+        });
+    }
+}
+
 impl Heuristic for ChessGame {
     fn evaluate(&self, seat: Seat) -> i32 {
         let t = tables(self.rules());

@@ -5,6 +5,7 @@
 //! two traits, so a new ruleset file gets perft, conformance checks, the AI and the front ends
 //! without new code. The model is OpenSpiel's state API: N seats, chance nodes, copy-make.
 
+mod census;
 pub mod conformance;
 mod game;
 mod heuristic;
@@ -13,6 +14,7 @@ mod movelist;
 mod outcome;
 mod seat;
 
+pub use census::{Census, Landing};
 pub use game::{play_text, Chance, Game, NoChance, NoChanceError, Ruleset, Turn};
 pub use heuristic::{Heuristic, EVAL_LIMIT};
 pub use lazy::LazyFlag;

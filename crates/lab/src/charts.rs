@@ -89,7 +89,16 @@ pub fn render_charts(report: &Report) -> Result<Vec<Chart>, LabError> {
         stamped(report, reasons),
         stamped(report, durations),
     );
-    Ok(vec![
+    let heat = report
+        .readings
+        .iter()
+        .any(|r| !r.heatmap.is_empty())
+        .then(|| Chart {
+            name: "heatmap",
+            title: "Where pieces land, per game",
+            svg: stamped(report, heatmap(report)),
+        });
+    Ok([
         Chart {
             name: "outcomes",
             title: "Outcomes by reading",
@@ -105,7 +114,73 @@ pub fn render_charts(report: &Report) -> Result<Vec<Chart>, LabError> {
             title: "Game length in plies",
             svg: durations,
         },
-    ])
+    ]
+    .into_iter()
+    .chain(heat)
+    .collect())
+}
+
+/// One board per reading, each cell shaded by the landings on it per game (the darkest is the
+/// busiest cell of any reading), the first rank at the foot; every cell names its count.
+fn heatmap(report: &Report) -> String {
+    let (columns, rows) = (
+        usize::from(report.grid.0.max(1)),
+        usize::from(report.grid.1.max(1)),
+    );
+    let cell = (240 / columns.max(rows)).clamp(8, 30);
+    let (board_w, board_h) = (cell * columns, cell * rows);
+    let panel_w = board_w.max(160) + 20;
+    let per_row = (900 / panel_w).max(1);
+    let panels = report.readings.len();
+    let lines = panels.div_ceil(per_row);
+    let (width, height) = (
+        panel_w * per_row.min(panels),
+        30 + lines * (board_h + 40) + 14,
+    );
+    let busiest = report
+        .readings
+        .iter()
+        .flat_map(|r| r.heatmap.iter().copied())
+        .fold(0.0f64, f64::max)
+        .max(1e-9);
+    let escape = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let mut out = format!(
+        "<svg width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" xmlns=\"http://www.w3.org/2000/svg\">\n\
+         <rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>\n\
+         <text x=\"6\" y=\"18\" font-size=\"14\" font-family=\"sans-serif\">Where pieces land, per game — {} (darkest {busiest:.2})</text>\n",
+        escape(&report.ruleset)
+    );
+    for (i, r) in report.readings.iter().enumerate() {
+        let (x0, y0) = (
+            (i % per_row) * panel_w + 10,
+            30 + (i / per_row) * (board_h + 40),
+        );
+        out.push_str(&format!(
+            "<text x=\"{x0}\" y=\"{}\" font-size=\"11\" font-family=\"sans-serif\">{} ({} games)</text>\n",
+            y0 + 12,
+            escape(study::label(&r.key)),
+            r.games
+        ));
+        for (c, &v) in r.heatmap.iter().enumerate() {
+            let (col, row) = (c % columns, c / columns);
+            let x = x0 + col * cell;
+            let y = y0 + 18 + (rows - 1 - row.min(rows - 1)) * cell;
+            let t = (v / busiest).clamp(0.0, 1.0);
+            let shade = |light: f64, dark: f64| (light + (dark - light) * t).round() as u8;
+            out.push_str(&format!(
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"#{:02x}{:02x}{:02x}\" stroke=\"#d9c6a0\" stroke-width=\"0.5\"><title>cell {c}: {v:.2}</title></rect>\n",
+                shade(255.0, 138.0),
+                shade(252.0, 50.0),
+                shade(245.0, 0.0),
+            ));
+        }
+    }
+    out.push_str("</svg>\n");
+    out
 }
 
 /// Writes `outcomes.svg`, `end-reasons.svg` and `durations.svg` into `dir` (created if

@@ -31,10 +31,10 @@ pub use report::{
 };
 pub use results::{merge, read, Line, ResultsFile};
 pub use stamp::Stamp;
-pub use study::{label, parse_vary, Reading, Shard, Study, DEFAULT_OPENING_MOVES};
+pub use study::{label, parse_vary, BoardShape, Reading, Shard, Study, DEFAULT_OPENING_MOVES};
 
 use libro_catalog::AnyRuleset;
-use libro_core::Game;
+use libro_core::{Game, Ruleset};
 use std::sync::Arc;
 
 /// What went wrong setting up, running or reporting a study.
@@ -105,6 +105,10 @@ pub fn prepare(mut study: Study) -> Result<Study, LabError> {
     study.seats = rules[0].seat_names();
     study.seat_players(study.seats.len())?;
     study.stamp = Stamp::new(&study, &rules);
+    study.board = match &rules[0] {
+        AnyRuleset::Chess(r) => study::BoardShape::of(&r.new_game(0)),
+        AnyRuleset::Tables(r) => study::BoardShape::of(&r.new_game(0)),
+    };
     Ok(study)
 }
 

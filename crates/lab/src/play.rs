@@ -4,7 +4,7 @@
 use crate::study::{mix, Shard, Study};
 use crate::LabError;
 use libro_ai::{Control, Player, PlayerKind, PlayerSpec};
-use libro_core::{EndReason, Game, Heuristic, MoveBuffer, Ruleset, Turn};
+use libro_core::{Census, EndReason, Game, Heuristic, MoveBuffer, Ruleset, Turn};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
@@ -45,6 +45,19 @@ pub struct GameRow {
     /// The seat that made the first decision (fixed in chess; the roll-off winner in Fallas).
     #[serde(default)]
     pub first: Option<u8>,
+    /// Moves made by each piece type ([`Census::piece_types`] order).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub piece_moves: Vec<u32>,
+    /// Captures (hits) made by each piece type.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub piece_captures: Vec<u32>,
+    /// Landings on each cell of the board ([`Census::grid`], row by row).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub landings: Vec<u32>,
+    /// Times the seat ahead on material changed (a level position between two leads of the
+    /// same seat is no change).
+    #[serde(default)]
+    pub lead_changes: u32,
     /// Games with stakes (Cuatro Tiempos): what each seat paid into the pot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paid: Option<Vec<f64>>,
@@ -146,7 +159,10 @@ pub fn play_one<R: Ruleset>(
     max_plies: u32,
     opening_moves: u32,
     ledger: fn(&R::Game) -> Option<Ledger>,
-) -> (R::Game, GameRow) {
+) -> (R::Game, GameRow)
+where
+    R::Game: Census,
+{
     let mut game = rules.new_game(seed);
     let mut opening = RandomMover::new(mix(seed ^ 0x6f70_656e));
     let mut moves = <R::Game as Game>::MoveList::default();
@@ -154,6 +170,11 @@ pub fn play_one<R: Ruleset>(
     let mut stuck = false;
     let mut fingerprint = mix(game.hash());
     let mut first = None;
+    let (columns, rows) = game.grid();
+    let types = game.piece_types().len();
+    let (mut piece_moves, mut piece_captures) = (vec![0u32; types], vec![0u32; types]);
+    let mut landings = vec![0u32; usize::from(columns) * usize::from(rows)];
+    let (mut leader, mut lead_changes) = (game.leader(), 0u32);
     while game.ply() < max_plies {
         // The moves first: a game may settle its end test from the list (chess's mate and
         // stalemate, Fallas' falla) instead of generating the moves twice.
@@ -179,8 +200,24 @@ pub fn play_one<R: Ruleset>(
                 } else {
                     movers[seat.index() % n].choose(&game, moves.as_slice())
                 };
+                game.landings(mv, &mut |l| {
+                    let piece = usize::from(l.piece);
+                    if piece < types {
+                        piece_moves[piece] += 1;
+                        piece_captures[piece] += u32::from(l.capture);
+                    }
+                    if let Some(c) = landings.get_mut(usize::from(l.cell)) {
+                        *c += 1;
+                    }
+                });
                 game.play(mv);
                 fingerprint = mix(fingerprint ^ game.hash());
+                if let Some(now) = game.leader() {
+                    if leader.is_some_and(|before| before != now) {
+                        lead_changes += 1;
+                    }
+                    leader = Some(now);
+                }
             }
         }
     }
@@ -219,6 +256,10 @@ pub fn play_one<R: Ruleset>(
         winner,
         fingerprint,
         first,
+        piece_moves,
+        piece_captures,
+        landings,
+        lead_changes,
         paid: book.as_ref().map(|b| b.paid.clone()),
         balances: book.map(|b| b.balances),
     };
@@ -292,7 +333,10 @@ pub fn run<R: Ruleset>(
     movers: &MoverFactory<R::Game>,
     ledger: fn(&R::Game) -> Option<Ledger>,
     on_row: &mut dyn FnMut(&GameRow),
-) -> Result<RunStats, LabError> {
+) -> Result<RunStats, LabError>
+where
+    R::Game: Census,
+{
     let readings = study.readings();
     assert_eq!(readings.len(), rules.len(), "one ruleset per reading");
     let seats = study.seats.len();

@@ -32,6 +32,8 @@ pub struct Report {
     pub seed: u64,
     /// Games asked per reading (a reading may have fewer while a run is incomplete).
     pub games_per_reading: u32,
+    /// The board's cells as `(columns, rows)`, for [`ReadingReport::heatmap`].
+    pub grid: (u16, u16),
     /// The width, in plies, of each bin of the duration histograms (bin `i` holds games of
     /// `i·width ..= (i+1)·width − 1` plies).
     pub histogram_width: u32,
@@ -81,6 +83,27 @@ pub struct ReadingReport {
     pub branching: Estimate,
     /// Games with stakes (Cuatro Tiempos): each seat's payments, winnings and balance.
     pub stakes: Option<Vec<SeatStakes>>,
+    /// Share of the board's cells a game lands a piece on at least once (Ludii's board
+    /// coverage), averaged over the games.
+    pub coverage: Estimate,
+    /// Times per game the seat ahead on material changes (Ludii's lead change).
+    pub lead_changes: Estimate,
+    /// Each piece type's moves and captures per game: does a rule's piece matter?
+    pub pieces: Vec<PieceUsage>,
+    /// Landings per game on each cell, row by row of [`Report::grid`].
+    pub heatmap: Vec<f64>,
+}
+
+/// How much one piece type is used.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PieceUsage {
+    pub piece: String,
+    /// Moves per game.
+    pub moves: Estimate,
+    /// Captures (hits) per game.
+    pub captures: Estimate,
+    /// Its share of all moves made.
+    pub share: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -189,6 +212,15 @@ fn branching_of(r: &GameRow) -> f64 {
     }
 }
 
+/// The share of the board's cells a game landed a piece on (0 for a game without landings).
+fn coverage_of(r: &GameRow) -> f64 {
+    if r.landings.is_empty() {
+        0.0
+    } else {
+        r.landings.iter().filter(|&&l| l > 0).count() as f64 / r.landings.len() as f64
+    }
+}
+
 fn won_of(r: &GameRow, s: usize) -> f64 {
     match (&r.paid, &r.balances) {
         (Some(p), Some(b)) => b[s] + p[s],
@@ -256,6 +288,16 @@ impl Report {
             .max()
             .unwrap_or(0);
         let width = (longest / HISTOGRAM_BINS + 1).max(1);
+        let cells = samples
+            .iter()
+            .flat_map(|s| s.rows.iter().map(|r| r.landings.len()))
+            .max()
+            .unwrap_or(0);
+        let grid = if usize::from(study.board.grid.0) * usize::from(study.board.grid.1) == cells {
+            study.board.grid
+        } else {
+            (u16::try_from(cells).unwrap_or(u16::MAX), 1)
+        };
         let readings: Vec<ReadingReport> = samples
             .iter()
             .map(|s| reading_report(study, s, width))
@@ -289,6 +331,7 @@ impl Report {
             players: study.players.clone(),
             seed: study.seed,
             games_per_reading: study.games,
+            grid,
             histogram_width: width,
             readings,
             comparisons: tests.len(),
@@ -342,6 +385,14 @@ impl Report {
             }
             est("plies_mean".into(), &r.plies.mean);
             est("branching".into(), &r.branching);
+            if !r.heatmap.is_empty() {
+                est("coverage".into(), &r.coverage);
+                est("lead_changes".into(), &r.lead_changes);
+                for p in &r.pieces {
+                    est(format!("{}_moves", p.piece), &p.moves);
+                    est(format!("{}_captures", p.piece), &p.captures);
+                }
+            }
             for st in r.stakes.iter().flatten() {
                 est(format!("{}_paid", st.seat), &st.paid);
                 est(format!("{}_won", st.seat), &st.won);
@@ -507,6 +558,47 @@ impl Report {
             "branching".into(),
             col(&|r| format!("{:.2} ± {:.2}", r.branching.value, r.branching.margin())),
         ));
+        if self.readings.iter().any(|r| !r.heatmap.is_empty()) {
+            rows.push(("board coverage".into(), col(&|r| pct(&r.coverage))));
+            rows.push((
+                "lead changes".into(),
+                col(&|r| {
+                    format!(
+                        "{:.1} ± {:.1}",
+                        r.lead_changes.value,
+                        r.lead_changes.margin()
+                    )
+                }),
+            ));
+            let names: Vec<String> = self
+                .readings
+                .iter()
+                .flat_map(|r| r.pieces.iter().map(|p| p.piece.clone()))
+                .fold(Vec::new(), |mut v, p| {
+                    if !v.contains(&p) {
+                        v.push(p);
+                    }
+                    v
+                });
+            for name in names {
+                rows.push((
+                    format!("{name}: moves / captures"),
+                    col(&|r| {
+                        r.pieces
+                            .iter()
+                            .find(|p| p.piece == name)
+                            .map_or(String::new(), |p| {
+                                format!(
+                                    "{:.1} / {:.2} ({:.0}%)",
+                                    p.moves.value,
+                                    p.captures.value,
+                                    100.0 * p.share
+                                )
+                            })
+                    }),
+                ));
+            }
+        }
         if self.readings.iter().any(|r| r.stakes.is_some()) {
             for (i, seat) in self.seats.iter().enumerate() {
                 rows.push((
@@ -712,7 +804,55 @@ fn reading_report(study: &Study, s: &Samples, width: u32) -> ReadingReport {
                 })
                 .collect()
         });
+    let types = s
+        .rows
+        .iter()
+        .map(|r| r.piece_moves.len())
+        .max()
+        .unwrap_or(0);
+    let all_moves: f64 = s
+        .rows
+        .iter()
+        .flat_map(|r| r.piece_moves.iter())
+        .map(|&m| f64::from(m))
+        .sum();
+    let pieces = (0..types)
+        .map(|t| {
+            let moves = s.values(|r| f64::from(r.piece_moves.get(t).copied().unwrap_or(0)));
+            PieceUsage {
+                piece: study
+                    .board
+                    .pieces
+                    .get(t)
+                    .cloned()
+                    .unwrap_or_else(|| format!("piece {}", t + 1)),
+                share: if all_moves > 0.0 {
+                    moves.iter().sum::<f64>() / all_moves
+                } else {
+                    0.0
+                },
+                moves: stats::mean(&moves),
+                captures: stats::mean(
+                    &s.values(|r| f64::from(r.piece_captures.get(t).copied().unwrap_or(0))),
+                ),
+            }
+        })
+        .collect();
+    let cells = s.rows.iter().map(|r| r.landings.len()).max().unwrap_or(0);
+    let mut heatmap = vec![0.0; cells];
+    for r in &s.rows {
+        for (h, &l) in heatmap.iter_mut().zip(&r.landings) {
+            *h += f64::from(l);
+        }
+    }
+    for h in &mut heatmap {
+        *h /= n.max(1) as f64;
+    }
     ReadingReport {
+        coverage: stats::mean(&s.values(coverage_of)),
+        lead_changes: stats::mean(&s.values(|r| f64::from(r.lead_changes))),
+        pieces,
+        heatmap,
         key: s.reading.key.clone(),
         varied: s.reading.varied.clone(),
         games: s.played,
@@ -849,6 +989,31 @@ fn compare(study: &Study, samples: &[Samples], reports: &[ReadingReport]) -> Vec
                 WELCH,
                 stats::detectable_mean_difference(&xa, &xb),
             );
+            if sa
+                .rows
+                .iter()
+                .chain(&sb.rows)
+                .any(|r| !r.landings.is_empty())
+            {
+                let (xa, xb) = (sa.values(coverage_of), sb.values(coverage_of));
+                let (effect, p) = stats::welch(&xa, &xb);
+                push(
+                    "coverage".into(),
+                    effect,
+                    p,
+                    WELCH,
+                    stats::detectable_mean_difference(&xa, &xb),
+                );
+                let lead = |r: &GameRow| f64::from(r.lead_changes);
+                let (xa, xb) = (sa.values(lead), sb.values(lead));
+                push(
+                    "lead changes".into(),
+                    stats::welch(&xa, &xb).0,
+                    stats::mann_whitney_p(&xa, &xb),
+                    MANN_WHITNEY,
+                    stats::detectable_mean_difference(&xa, &xb),
+                );
+            }
             if pa.stakes.is_some() && pb.stakes.is_some() {
                 for i in 0..seats {
                     let f = |r: &GameRow| r.balances.as_ref().map_or(0.0, |b| b[i]);
@@ -885,6 +1050,8 @@ fn wording(metric: &str) -> (String, bool, &'static str) {
     }
     match metric {
         "draws" => ("games are drawn".into(), true, ""),
+        "coverage" => ("a game lands on".into(), true, " of the board"),
+        "lead changes" => ("the lead changes".into(), false, " times a game"),
         "plies" => ("games last".into(), false, " plies"),
         "branching" => (
             "a seat to move has, on average,".into(),
@@ -1004,6 +1171,8 @@ fn metric_estimate(r: &ReadingReport, metric: &str) -> Estimate {
     }
     match metric {
         "draws" => r.draws,
+        "coverage" => r.coverage,
+        "lead changes" => r.lead_changes,
         "plies" => r.plies.mean,
         "branching" => r.branching,
         _ => none,

@@ -42,6 +42,29 @@ pub struct Study {
     /// [`crate::prepare`]. Results under another stamp are not continued or merged.
     #[serde(default)]
     pub stamp: Stamp,
+    /// The board's grid and piece types, for the heatmaps and piece usage; filled in by
+    /// [`crate::prepare`].
+    #[serde(default)]
+    pub board: BoardShape,
+}
+
+/// What the report needs to lay out a board and name pieces ([`libro_core::Census`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BoardShape {
+    /// Columns and rows of cells (files and ranks; points in a row).
+    pub grid: (u16, u16),
+    /// The piece types' names.
+    pub pieces: Vec<String>,
+}
+
+impl BoardShape {
+    /// The shape of `game`'s board.
+    pub fn of<G: libro_core::Census>(game: &G) -> BoardShape {
+        BoardShape {
+            grid: game.grid(),
+            pieces: game.piece_types(),
+        }
+    }
 }
 
 /// One combination of the varied options' values: a reading of the rules.
@@ -257,6 +280,7 @@ mod tests {
             max_plies: 1000,
             opening_moves: 0,
             stamp: Stamp::default(),
+            board: BoardShape::default(),
         }
     }
 

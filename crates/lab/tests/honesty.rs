@@ -59,6 +59,7 @@ fn deterministic_chess_players_give_distinct_games_by_default() {
         max_plies: 600,
         opening_moves: DEFAULT_OPENING_MOVES,
         stamp: Default::default(),
+        board: Default::default(),
     })
     .unwrap();
     let mut rows = Vec::new();
@@ -101,6 +102,7 @@ fn in_fallas_the_advantage_is_the_roll_off_winners() {
         max_plies: 10_000,
         opening_moves: 0,
         stamp: Default::default(),
+        board: Default::default(),
     })
     .unwrap();
     let mut rows = Vec::new();
@@ -127,6 +129,7 @@ fn acedrex_study(path: &std::path::Path) -> Study {
         max_plies: 50,
         opening_moves: 0,
         stamp: Default::default(),
+        board: Default::default(),
     })
     .unwrap()
 }
@@ -191,4 +194,51 @@ fn a_changed_ruleset_cannot_continue_or_merge_with_old_results() {
         assert!(chart.svg.contains(digest.as_str()), "{}", chart.name);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn piece_usage_names_the_rulesets_pieces_and_counts_every_move() {
+    let s = libro_lab::prepare(Study {
+        ruleset: "acedrex".into(),
+        seats: vec![],
+        options: vec![],
+        vary: vec![],
+        players: vec!["random".into()],
+        games: 20,
+        seed: 3,
+        max_plies: 300,
+        opening_moves: 0,
+        stamp: Default::default(),
+        board: Default::default(),
+    })
+    .unwrap();
+    assert_eq!(s.board.grid, (8, 8));
+    let mut rows = Vec::new();
+    libro_lab::run_study(&s, &plan(), &mut |r| rows.push(r.clone())).unwrap();
+    for r in &rows {
+        // Acedrex has no pass or bet: every decision is one piece landing on one square.
+        let moves: u32 = r.piece_moves.iter().sum();
+        assert_eq!(moves, r.decisions);
+        assert_eq!(r.landings.iter().sum::<u32>(), moves);
+        assert!(r
+            .piece_captures
+            .iter()
+            .zip(&r.piece_moves)
+            .all(|(c, m)| c <= m));
+    }
+    let report = Report::new(&s, &rows);
+    let names: Vec<&str> = report.readings[0]
+        .pieces
+        .iter()
+        .map(|p| p.piece.as_str())
+        .collect();
+    for piece in ["king", "fers", "pawn"] {
+        assert!(names.contains(&piece), "{names:?}");
+    }
+    let svg = libro_lab::render_charts(&report)
+        .unwrap()
+        .into_iter()
+        .find(|c| c.name == "heatmap")
+        .expect("a heatmap");
+    assert_eq!(svg.svg.matches("<title>cell ").count(), 64);
 }

@@ -52,6 +52,7 @@ fn report(ruleset: &str, games: u32) -> Report {
         max_plies: 100_000,
         opening_moves: 0,
         stamp: Default::default(),
+        board: Default::default(),
     })
     .unwrap();
     let mut rows = Vec::new();

@@ -193,7 +193,11 @@ fn charts_are_written() {
     let report = Report::new(&s, &play(&s, &plan(2)));
     let dir = temp("charts");
     let files = libro_lab::write_charts(&report, &dir).unwrap();
-    assert_eq!(files.len(), 3);
+    assert_eq!(
+        files.len(),
+        4,
+        "outcomes, end reasons, durations and the heatmap"
+    );
     for f in files {
         let svg = std::fs::read_to_string(&f).unwrap();
         assert!(
@@ -211,7 +215,7 @@ fn charts_as_text_are_the_charts_written() {
     let report = Report::new(&s, &play(&s, &plan(2)));
     let charts = libro_lab::render_charts(&report).unwrap();
     let names: Vec<&str> = charts.iter().map(|c| c.name).collect();
-    assert_eq!(names, ["outcomes", "end-reasons", "durations"]);
+    assert_eq!(names, ["outcomes", "end-reasons", "durations", "heatmap"]);
     let dir = temp("charts-text");
     let files = libro_lab::write_charts(&report, &dir).unwrap();
     for (chart, file) in charts.iter().zip(&files) {
@@ -273,4 +277,36 @@ fn random_openings_vary_the_games_of_deterministic_players() {
     let report = Report::new(&s, &play(&s, &plan(2)));
     let score = report.readings[0].seats[0].score;
     assert!(score.low < 1.0 / 3.0 && 1.0 / 3.0 < score.high, "{score:?}");
+}
+
+#[test]
+fn census_figures_match_the_hand_worked_game() {
+    // Every game ends with the seat to move taking the last counter: one landing on cell 0
+    // (an empty pile) and one "capture" per game, whatever the pile. A pile of 1 is one move
+    // landing on 0 and nowhere else: 1 cell of the 16.
+    let s = study("1,4", 300, 9);
+    let report = Report::new(&s, &play(&s, &plan(2)));
+    assert_eq!(report.grid, (16, 1));
+    for r in &report.readings {
+        assert_eq!(r.heatmap[0], 1.0, "{}", r.key);
+        let hand = &r.pieces[0];
+        assert_eq!(
+            hand.piece, "piece 1",
+            "unprepared toy studies have no piece names"
+        );
+        assert_eq!(hand.captures.value, 1.0);
+        // Every ply is a take by the hand.
+        assert!((hand.moves.value - r.plies.mean.value).abs() < 1e-9);
+        assert_eq!(hand.share, 1.0);
+        // Nim has no material: no seat ever leads.
+        assert_eq!(r.lead_changes.value, 0.0);
+    }
+    assert_eq!(report.readings[0].coverage.value, 1.0 / 16.0);
+    // From 4 a game lands on 0 and on one to three of 1..3: more of the board.
+    assert!(report.readings[1].coverage.value > 2.0 / 16.0);
+    let text = report.to_table();
+    assert!(
+        text.contains("board coverage") && text.contains("piece 1: moves / captures"),
+        "{text}"
+    );
 }

@@ -196,6 +196,17 @@ function reportTable(rep) {
   row("plies: median [IQR]", (r) => `${r.plies.median.toFixed(0)} [${r.plies.q1.toFixed(0)}–${r.plies.q3.toFixed(0)}]`);
   row("plies: sd, min–max", (r) => `${r.plies.sd.toFixed(0)}, ${r.plies.min.toFixed(0)}–${r.plies.max.toFixed(0)}`);
   row("branching", (r) => plain(r.branching, 2));
+  if (rs.some((r) => r.heatmap.length)) {
+    row("board coverage", (r) => pct(r.coverage));
+    row("lead changes", (r) => plain(r.lead_changes, 1));
+    const pieces = [...new Set(rs.flatMap((r) => r.pieces.map((p) => p.piece)))];
+    for (const piece of pieces) {
+      row(`${piece}: moves / captures`, (r) => {
+        const p = r.pieces.find((x) => x.piece === piece);
+        return p ? `${p.moves.value.toFixed(1)} / ${p.captures.value.toFixed(2)} (${(100 * p.share).toFixed(0)}%)` : "";
+      });
+    }
+  }
   if (rs.some((r) => r.stakes)) {
     rep.seats.forEach((s, i) => {
       row(`${title(s)} paid / won`, (r) => r.stakes ? `${r.stakes[i].paid.value.toFixed(1)} / ${r.stakes[i].won.value.toFixed(1)}` : "");

@@ -256,6 +256,7 @@ impl RunRequest {
             max_plies,
             opening_moves,
             stamp: Default::default(),
+            board: Default::default(),
         };
         check_size(&study)?;
         libro_lab::prepare(study).map_err(|e| bad(e.to_string()))

@@ -762,6 +762,10 @@ mod tests {
             winner: Some(0),
             fingerprint: u64::from(index) + 1,
             first: Some(0),
+            piece_moves: vec![20, 0],
+            piece_captures: vec![1, 0],
+            landings: vec![1; 25],
+            lead_changes: 2,
             paid: None,
             balances: None,
         }

@@ -119,7 +119,7 @@ async fn a_run_plays_every_game_and_its_report_adds_up() {
     assert!(table.contains("bear_off=exact") && table.contains("bear_off=standard"));
     let charts = rep["charts"].as_array().unwrap();
     let names: Vec<&str> = charts.iter().map(|c| c["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["outcomes", "end-reasons", "durations"]);
+    assert_eq!(names, ["outcomes", "end-reasons", "durations", "heatmap"]);
     for c in charts {
         let svg = c["svg"].as_str().unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("bear_off=exact"));
@@ -358,6 +358,7 @@ fn fallas_study() -> Study {
         max_plies: 1000,
         opening_moves: 0,
         stamp: Default::default(),
+        board: Default::default(),
     }
 }
 

@@ -265,6 +265,36 @@ fn eval_first(game: &TablesGame) -> i32 {
     v.clamp(-(GAME - 1), GAME - 1)
 }
 
+/// What the lab counts of tables play: the 24 points in a row with cell 0 for the checkers
+/// borne off, one piece type, and where each checker of a play lands and whether it hits.
+impl libro_core::Census for TablesGame {
+    fn grid(&self) -> (u16, u16) {
+        (25, 1)
+    }
+
+    fn piece_types(&self) -> Vec<String> {
+        vec!["checker".to_string()]
+    }
+
+    fn landings(&self, mv: Play, out: &mut dyn FnMut(libro_core::Landing)) {
+        let Some(seat) = libro_core::Game::seat_to_move(self) else {
+            return;
+        };
+        for step in mv.steps() {
+            let cell = if step.to() == OFF {
+                0
+            } else {
+                u16::from(self.rules().board_point(seat.index(), step.to()))
+            };
+            out(libro_core::Landing {
+                piece: 0,
+                cell,
+                capture: step.hit(),
+            });
+        }
+    }
+}
+
 impl Heuristic for TablesGame {
     fn evaluate(&self, seat: Seat) -> i32 {
         let v = eval_first(self);

@@ -113,6 +113,7 @@ fn play(args: &Args) -> anyhow::Result<(Study, Vec<libro_lab::GameRow>)> {
         max_plies: args.max_plies,
         opening_moves: args.opening_moves,
         stamp: Default::default(),
+        board: Default::default(),
     })?;
     let path = args.results.clone().unwrap_or_else(|| {
         let stem = std::path::Path::new(&ruleset)

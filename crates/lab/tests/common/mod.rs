@@ -7,7 +7,8 @@
 
 use arrayvec::ArrayVec;
 use libro_core::{
-    Chance, EndReason, Game, GameResult, Heuristic, NoChance, NoChanceError, Ruleset, Seat, Turn,
+    Census, Chance, EndReason, Game, GameResult, Heuristic, Landing, NoChance, NoChanceError,
+    Ruleset, Seat, Turn,
 };
 use libro_lab::{GameRow, Ledger, Study};
 use std::fmt;
@@ -126,6 +127,24 @@ impl Heuristic for NimGame {
     }
 }
 
+/// Nim's census: the cells are the counts a pile can be left at (0 to 15), the one piece
+/// type is the taking hand, and taking the last counter "captures".
+impl Census for NimGame {
+    fn grid(&self) -> (u16, u16) {
+        (16, 1)
+    }
+    fn piece_types(&self) -> Vec<String> {
+        vec!["hand".into()]
+    }
+    fn landings(&self, mv: u32, out: &mut dyn FnMut(Landing)) {
+        out(Landing {
+            piece: 0,
+            cell: (self.left - mv) as u16,
+            capture: self.left == mv,
+        });
+    }
+}
+
 /// A stake of 1 each into the pot, which the winner takes: +1 for the winner, −1 for the loser.
 pub fn nim_ledger(game: &NimGame) -> Option<Ledger> {
     let winner = game.result()?.winner()?.index();
@@ -149,6 +168,7 @@ pub fn study(piles: &str, games: u32, seed: u64) -> Study {
         max_plies: 1000,
         opening_moves: 0,
         stamp: Default::default(),
+        board: Default::default(),
     }
 }
 
