@@ -8,8 +8,8 @@
 #   FUZZ_MERGE=1 scripts/fuzz.sh 600                      (then add new coverage to fuzz/corpus)
 #
 # Each target reads the committed corpus fuzz/corpus/TARGET and writes what it finds to
-# fuzz/target/corpus/TARGET (not committed); FUZZ_MERGE=1 merges the inputs that add coverage
-# into fuzz/corpus. Installs cargo-fuzz and the nightly toolchain if missing.
+# fuzz/target/corpus/TARGET (not committed); FUZZ_MERGE=1 adds to fuzz/corpus the fewest
+# inputs that cover the new edges. Installs cargo-fuzz and the nightly toolchain if missing.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -71,7 +71,8 @@ for t in "${targets[@]}"; do
   fi
   printf '%-18s %14s %10s  %s\n' "$t" "$execs" "${rate:-?}" "$result"
   if [ "${FUZZ_MERGE:-0}" = 1 ]; then
-    "$bin_dir/$t" -merge=1 "$root/fuzz/corpus/$t" "$root/fuzz/target/corpus/$t" >>"$logs/$t.merge.log" 2>&1
+    "$bin_dir/$t" -set_cover_merge=1 -use_counters=0 "$root/fuzz/corpus/$t" \
+      "$root/fuzz/target/corpus/$t" >>"$logs/$t.merge.log" 2>&1
   fi
 done
 printf '%-18s %14s\n' total "$total"
