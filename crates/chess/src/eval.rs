@@ -895,7 +895,7 @@ impl Heuristic for ChessGame {
         if r.options.stacking == Stacking::Ludii {
             let mut all = MoveList::new();
             self.legal_moves(&mut all);
-            out.extend(all.into_iter().filter(|&m| self.is_tactical(m)));
+            out.extend(all.iter().copied().filter(|&m| self.is_tactical(m)));
             return;
         }
         let mut sink = TacticalSink {

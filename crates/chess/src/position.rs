@@ -100,8 +100,116 @@ impl Move {
     }
 }
 
-/// The fixed-capacity legal-move buffer (no allocation).
-pub type MoveList = arrayvec::ArrayVec<Move, 256>;
+/// The legal-move buffer: up to 256 moves inline (no allocation: every position of the
+/// shipped rulesets), all of them on the heap past that (boards crowded with strong pieces).
+#[derive(Clone, Debug, Default)]
+pub struct MoveList {
+    inline: ArrayVec<Move, 256>,
+    /// Every move, once there were more than `inline` holds (`inline` is then empty).
+    spilled: Vec<Move>,
+}
+
+impl MoveList {
+    /// An empty list.
+    pub const fn new() -> MoveList {
+        MoveList {
+            inline: ArrayVec::new_const(),
+            spilled: Vec::new(),
+        }
+    }
+
+    /// Appends a move.
+    #[inline(always)]
+    pub fn push(&mut self, mv: Move) {
+        if !self.spilled.is_empty() {
+            self.spilled.push(mv);
+        } else if let Err(full) = self.inline.try_push(mv) {
+            self.spill(full.element());
+        }
+    }
+
+    #[cold]
+    fn spill(&mut self, mv: Move) {
+        self.spilled.extend(self.inline.drain(..));
+        self.spilled.push(mv);
+    }
+
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.inline.clear();
+        self.spilled.clear();
+    }
+
+    /// Keeps the moves for which `keep` is true, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        if self.spilled.is_empty() {
+            self.inline.retain(|m| keep(m));
+        } else {
+            self.spilled.retain(keep);
+        }
+    }
+
+    /// The moves.
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        if self.spilled.is_empty() {
+            &self.inline
+        } else {
+            &self.spilled
+        }
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl std::ops::DerefMut for MoveList {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Move] {
+        if self.spilled.is_empty() {
+            &mut self.inline
+        } else {
+            &mut self.spilled
+        }
+    }
+}
+
+impl Extend<Move> for MoveList {
+    fn extend<I: IntoIterator<Item = Move>>(&mut self, moves: I) {
+        for mv in moves {
+            self.push(mv);
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl libro_core::MoveBuffer<Move> for MoveList {
+    #[inline]
+    fn clear(&mut self) {
+        MoveList::clear(self)
+    }
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        MoveList::push(self, mv)
+    }
+    #[inline]
+    fn as_slice(&self) -> &[Move] {
+        MoveList::as_slice(self)
+    }
+}
 
 /// What a move did besides moving a piece: for the pot, the record and replays.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -219,8 +327,15 @@ impl Sink for Counter {
 impl Sink for MoveList {
     #[inline(always)]
     fn add(&mut self, from: Square, piece: u8, targets: Bitboard) {
-        for to in targets {
-            self.push(Move::new(from, to, piece));
+        // A piece has at most 64 targets: with that much room left, no test of the spill.
+        if self.inline.remaining_capacity() >= 64 && self.spilled.is_empty() {
+            for to in targets {
+                self.inline.push(Move::new(from, to, piece));
+            }
+        } else {
+            for to in targets {
+                self.push(Move::new(from, to, piece));
+            }
         }
     }
     fn push_move(&mut self, mv: Move) {
@@ -1270,5 +1385,55 @@ mod tests {
             }
         }
         assert!(positions > 10_000, "{positions}");
+    }
+
+    /// A ruleset file may give pieces far stronger than the medieval ones: a board crowded
+    /// with amazons (queen and knight) has more than 256 moves, all listed (found by hand
+    /// while fuzzing; the list used to be capped at 256 and panicked).
+    #[test]
+    fn a_crowded_board_of_strong_pieces_lists_every_move() {
+        let text = r#"family = "chess"
+name = "amazons"
+title = "Amazons"
+source = "a test"
+[board]
+files = 8
+ranks = 8
+[[seats]]
+name = "white"
+forward = "north"
+[[seats]]
+name = "black"
+forward = "south"
+[pieces]
+king = { letter = "K", betza = "K", royal = true }
+amazon = { letter = "Q", betza = "QN" }
+wazir = { letter = "W", betza = "W" }
+[setup]
+white = "Ke1 Qd1"
+black = "Ke8"
+"#;
+        let r = ChessRules::from_toml(text, "test", &[]).unwrap();
+        let fen = "QQQQQwwk/Q3Qwww/Q3QQwQ/Q3Q1QQ/Q6Q/Q6Q/QQQQQQ1Q/K1Q4Q w - - 0 1";
+        let (pos, _) = crate::notation::parse_position(&r, fen).unwrap();
+        let mut moves = MoveList::new();
+        pos.legal_moves(&r, &mut moves);
+        assert!(moves.len() > 256, "{} moves", moves.len());
+        assert_eq!(
+            moves.len() as u64,
+            crate::perft(&r, &pos, 1),
+            "the bulk count"
+        );
+        let distinct: std::collections::HashSet<Move> = moves.iter().copied().collect();
+        assert_eq!(distinct.len(), moves.len());
+        let king_moves = moves.iter().filter(|m| m.from() == Square(0)).count();
+        moves.retain(|m| m.from() != Square(0));
+        assert_eq!(
+            moves.len() + king_moves,
+            distinct.len(),
+            "all but the king's"
+        );
+        pos.legal_moves(&r, &mut moves);
+        assert_eq!(moves.len(), distinct.len(), "listed again into a used list");
     }
 }

@@ -174,34 +174,40 @@ async fn list_games(State(hub): State<Arc<Hub>>, Query(q): Query<ListQuery>) -> 
     Json(json!(hub.list_page(q.page).await))
 }
 
-/// A new game as the lobby asks for it.
+/// A new game as the lobby asks for it (`POST /api/games`).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CreateRequest {
-    ruleset: String,
+pub struct CreateRequest {
+    pub ruleset: String,
     #[serde(default)]
-    options: BTreeMap<String, String>,
-    players: Vec<String>,
+    pub options: BTreeMap<String, String>,
+    pub players: Vec<String>,
     #[serde(default)]
-    stakes: Option<Vec<u32>>,
+    pub stakes: Option<Vec<u32>>,
     #[serde(default)]
-    seed: Option<u64>,
+    pub seed: Option<u64>,
+}
+
+impl CreateRequest {
+    /// The setup asked for, before the hub checks it against the ruleset.
+    pub fn setup(self) -> Result<Setup, String> {
+        if self.options.len() > 32 || self.players.len() > libro_core::MAX_SEATS {
+            return Err("too many options or players".to_string());
+        }
+        // Only options the ruleset has are passed on (the catalog names any unknown one).
+        Ok(Setup {
+            ruleset: self.ruleset,
+            options: self.options.into_iter().collect(),
+            seed: self.seed.unwrap_or_else(rand::random),
+            stakes: self.stakes,
+            players: self.players,
+        })
+    }
 }
 
 async fn create_game(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>, ApiError> {
     let req: CreateRequest = parse_body(&body)?;
-    if req.options.len() > 32 || req.players.len() > libro_core::MAX_SEATS {
-        return Err(bad("too many options or players"));
-    }
-    // Only options the ruleset has are passed on (the catalog names any unknown one).
-    let setup = Setup {
-        ruleset: req.ruleset,
-        options: req.options.into_iter().collect(),
-        seed: req.seed.unwrap_or_else(rand::random),
-        stakes: req.stakes,
-        players: req.players,
-    };
-    let created = hub.create(setup).await?;
+    let created = hub.create(req.setup().map_err(bad)?).await?;
     Ok(Json(json!(created)))
 }
 
@@ -250,10 +256,10 @@ async fn import(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>,
 /// A move sent over HTTP (the page uses the socket; scripts may use this).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MoveRequest {
-    token: String,
+pub struct MoveRequest {
+    pub token: String,
     #[serde(rename = "move")]
-    mv: String,
+    pub mv: String,
 }
 
 async fn play_move(
@@ -274,10 +280,10 @@ struct SocketQuery {
     t: String,
 }
 
-/// A message from a browser.
+/// A message from a browser over the game's WebSocket.
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
-enum ClientMessage {
+pub enum ClientMessage {
     Move {
         #[serde(rename = "move")]
         mv: String,

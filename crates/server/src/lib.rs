@@ -14,7 +14,7 @@ pub mod record;
 pub mod store;
 mod view;
 
-pub use http::router;
+pub use http::{router, ClientMessage, CreateRequest, MoveRequest};
 pub use hub::{Hub, HubError};
 pub use limits::Limits;
 pub use record::{Event, Record, Setup};

@@ -4,9 +4,9 @@
 //! a time (engines get the whole machine), the opening plies of each pair of games are
 //! random and shared (colours swapped), and every game can be written as PGN.
 
-use super::uci::{read_move, write_move};
 use crate::uci_client::{Engine, EngineError, EngineSpec};
 use anyhow::Context;
+use libro::uci_text::{read_move, write_move};
 use libro_ai::{Clock, Control, MatchReport, Player, PlayerKind, PlayerSpec, Sprt, SprtDecision};
 use libro_chess::{ChessGame, ChessRules, Move};
 use libro_core::{Game, GameResult, Ruleset, Seat};
