@@ -20,6 +20,12 @@ pub const MAX_MOVE_TEXT: usize = 200;
 /// The most games one page of the lobby list holds (`GET /api/games?page=N`).
 pub const LOBBY_PAGE: usize = 50;
 
+/// Loaded rulesets (a shipped name with one set of options) kept for sharing between games.
+/// Options such as `max_plies` take any number, so a flood of new games or imports with
+/// ever-new values would grow the cache without end: past this many it starts afresh
+/// (games already running keep their own rules).
+pub const MAX_CACHED_RULESETS: usize = 64;
+
 /// How long a game with no one watching and no move for a while stays in memory, unless the
 /// operator sets `--idle-unload-secs`; it is loaded again from the store when asked for.
 pub const DEFAULT_IDLE_UNLOAD: Duration = Duration::from_secs(600);

@@ -94,20 +94,28 @@ pub fn check_player(seat: usize, spec: &str) -> Result<(), RecordError> {
 /// Loads a shipped ruleset with options, once per distinct (name, options): every game of
 /// it shares the loaded rules and their move tables.
 fn load_cached(name: &str, options: &[(String, String)]) -> Result<AnyRuleset, RecordError> {
-    type Key = (String, Vec<(String, String)>);
-    static CACHE: OnceLock<Mutex<HashMap<Key, AnyRuleset>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
+    let cache = ruleset_cache();
     let key = (name.to_string(), options.to_vec());
     if let Some(r) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Ok(r.clone());
     }
     let rules =
         libro_catalog::load(name, options).map_err(|e| RecordError::Ruleset(e.to_string()))?;
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(key, rules.clone());
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if cache.len() >= crate::limits::MAX_CACHED_RULESETS {
+        cache.clear();
+    }
+    cache.insert(key, rules.clone());
     Ok(rules)
+}
+
+type CacheKey = (String, Vec<(String, String)>);
+
+/// The loaded rulesets shared between games, at most
+/// [`crate::limits::MAX_CACHED_RULESETS`].
+fn ruleset_cache() -> &'static Mutex<HashMap<CacheKey, AnyRuleset>> {
+    static CACHE: OnceLock<Mutex<HashMap<CacheKey, AnyRuleset>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
 }
 
 /// The ruleset and the start position of a setup (before any event).
@@ -202,4 +210,29 @@ pub fn replay(record: &Record) -> Result<(AnyRuleset, Box<dyn DynGame>), RecordE
         })?;
     }
     Ok((rules, game))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ruleset_cache_stays_within_its_bound_under_ever_new_options() {
+        // Each max_plies value is another (name, options) key.
+        for plies in 1..=3 * crate::limits::MAX_CACHED_RULESETS {
+            load_cached("shatranj", &[("max_plies".into(), plies.to_string())]).unwrap();
+            let len = ruleset_cache().lock().unwrap().len();
+            assert!(len <= crate::limits::MAX_CACHED_RULESETS, "{len}");
+        }
+        // A cached ruleset is shared: the same key loads the same rules.
+        let key = [("max_plies".to_string(), "7".to_string())];
+        let (a, b) = (
+            load_cached("shatranj", &key).unwrap(),
+            load_cached("shatranj", &key).unwrap(),
+        );
+        let (AnyRuleset::Chess(a), AnyRuleset::Chess(b)) = (a, b) else {
+            panic!("shatranj is chess")
+        };
+        assert!(std::sync::Arc::ptr_eq(&a, &b));
+    }
 }
