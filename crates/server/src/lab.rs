@@ -386,6 +386,16 @@ impl Lab {
                 info.study = grown;
             }
         }
+        // Games played under another libro or other rules do not mix with new ones.
+        let current = libro_lab::prepare(info.study.clone())
+            .map_err(|e| LabRunError::BadRequest(e.to_string()))?;
+        let changes = info.study.stamp.changes(&current.stamp);
+        if !changes.is_empty() {
+            return Err(LabRunError::BadRequest(format!(
+                "run {id} was played under another stamp: {}; start a new run to play under this libro and these rules",
+                changes.join("; ")
+            )));
+        }
         let rows = self.store.run_games(id)?;
         if libro_lab::pending(&info.study, &plan_for(&rows, 1, None)).is_empty() {
             return Err(LabRunError::BadRequest(format!(

@@ -346,6 +346,26 @@ async fn a_malformed_stored_run_is_an_error_not_a_panic() {
     assert_eq!(status, 500, "{v}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_played_under_another_stamp_does_not_continue() {
+    let db = temp_db("stamp");
+    let store = SqliteStore::open(&db).unwrap();
+    let mut study = libro_lab::prepare(fallas_study()).unwrap();
+    study.stamp.libro = "0.0.1".into();
+    let id = store
+        .create_run(&serde_json::to_string(&study).unwrap(), "stopped", 1)
+        .unwrap();
+    drop(store);
+    let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap()), Some(LAB_THREADS)).await;
+    let (status, v) = post(srv.addr, &format!("/api/lab/runs/{id}/continue"), json!({})).await;
+    assert_eq!(status, 400, "{v}");
+    let e = v["error"].as_str().unwrap();
+    assert!(
+        e.contains("another stamp") && e.contains("libro 0.0.1 →"),
+        "{e}"
+    );
+}
+
 fn fallas_study() -> Study {
     Study {
         ruleset: "fallas".into(),
