@@ -1,5 +1,5 @@
 //! Shared helpers for the integration tests: loading the shipped rulesets and the reference
-//! data under `tests/reference/` (copied from ../shared/reference with its README).
+//! data under `tests/reference/` (a copy of the shared reference set, with its README and provenance).
 #![allow(dead_code)]
 
 use libro_chess::{ChessGame, ChessRules};

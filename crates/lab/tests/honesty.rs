@@ -22,6 +22,31 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// A prepared study of one shipped ruleset (or ruleset file) with one player in every seat.
+fn shipped(
+    ruleset: &str,
+    player: &str,
+    games: u32,
+    seed: u64,
+    max_plies: u32,
+    opening_moves: u32,
+) -> Study {
+    libro_lab::prepare(Study {
+        ruleset: ruleset.into(),
+        seats: vec![],
+        options: vec![],
+        vary: vec![],
+        players: vec![player.into()],
+        games,
+        seed,
+        max_plies,
+        opening_moves,
+        stamp: Default::default(),
+        board: Default::default(),
+    })
+    .unwrap()
+}
+
 #[test]
 fn repeated_games_are_counted_once_warned_about_and_never_compared() {
     // Perfect play (ai:5) from one pile: 5 is a first-seat win (take 1, leave 4), 4 a
@@ -48,20 +73,7 @@ fn repeated_games_are_counted_once_warned_about_and_never_compared() {
 
 #[test]
 fn deterministic_chess_players_give_distinct_games_by_default() {
-    let s = libro_lab::prepare(Study {
-        ruleset: "acedrex".into(),
-        seats: vec![],
-        options: vec![],
-        vary: vec![],
-        players: vec!["ai:4".into()],
-        games: 6,
-        seed: 7,
-        max_plies: 600,
-        opening_moves: DEFAULT_OPENING_MOVES,
-        stamp: Default::default(),
-        board: Default::default(),
-    })
-    .unwrap();
+    let s = shipped("acedrex", "ai:4", 6, 7, 600, DEFAULT_OPENING_MOVES);
     let mut rows = Vec::new();
     libro_lab::run_study(&s, &plan(), &mut |r| rows.push(r.clone())).unwrap();
     let report = Report::new(&s, &rows);
@@ -91,20 +103,7 @@ fn first_move_advantage_only_with_one_player_in_both_seats() {
 
 #[test]
 fn in_fallas_the_advantage_is_the_roll_off_winners() {
-    let s = libro_lab::prepare(Study {
-        ruleset: "fallas".into(),
-        seats: vec![],
-        options: vec![],
-        vary: vec![],
-        players: vec!["random".into()],
-        games: 40,
-        seed: 1,
-        max_plies: 10_000,
-        opening_moves: 0,
-        stamp: Default::default(),
-        board: Default::default(),
-    })
-    .unwrap();
+    let s = shipped("fallas", "random", 40, 1, 10_000, 0);
     let mut rows = Vec::new();
     libro_lab::run_study(&s, &plan(), &mut |r| rows.push(r.clone())).unwrap();
     // The roll-off gives each seat the first move in some of 40 games.
@@ -118,20 +117,7 @@ fn in_fallas_the_advantage_is_the_roll_off_winners() {
 }
 
 fn acedrex_study(path: &std::path::Path) -> Study {
-    libro_lab::prepare(Study {
-        ruleset: path.display().to_string(),
-        seats: vec![],
-        options: vec![],
-        vary: vec![],
-        players: vec!["random".into()],
-        games: 2,
-        seed: 1,
-        max_plies: 50,
-        opening_moves: 0,
-        stamp: Default::default(),
-        board: Default::default(),
-    })
-    .unwrap()
+    shipped(&path.display().to_string(), "random", 2, 1, 50, 0)
 }
 
 #[test]
@@ -198,20 +184,7 @@ fn a_changed_ruleset_cannot_continue_or_merge_with_old_results() {
 
 #[test]
 fn piece_usage_names_the_rulesets_pieces_and_counts_every_move() {
-    let s = libro_lab::prepare(Study {
-        ruleset: "acedrex".into(),
-        seats: vec![],
-        options: vec![],
-        vary: vec![],
-        players: vec!["random".into()],
-        games: 20,
-        seed: 3,
-        max_plies: 300,
-        opening_moves: 0,
-        stamp: Default::default(),
-        board: Default::default(),
-    })
-    .unwrap();
+    let s = shipped("acedrex", "random", 20, 3, 300, 0);
     assert_eq!(s.board.grid, (8, 8));
     let mut rows = Vec::new();
     libro_lab::run_study(&s, &plan(), &mut |r| rows.push(r.clone())).unwrap();

@@ -1,4 +1,4 @@
-//! Every rule of Fallas (issue 5, item 2; ../shared/RULES.md), each on a hand-built
+//! Every rule of Fallas (issue 5, item 2; the project's RULES.md decisions), each on a hand-built
 //! position with the reasoning written out.
 //!
 //! Numbering: each player counts its own points 24 down to 1; white's point p is black's
