@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use libro_catalog::DynGame;
 use libro_core::Turn;
+use libro_registry::DynGame;
 use libro_server::{lab::RunRequest, record, ClientMessage, CreateRequest, Limits, MoveRequest};
 use std::sync::OnceLock;
 
@@ -38,7 +38,7 @@ fn play_everywhere(mv: &str) {
         ["acedrex", "fallas"]
             .iter()
             .map(|name| {
-                let rules = libro_catalog::load(name, &[]).expect("a shipped ruleset loads");
+                let rules = libro_registry::load(name, &[]).expect("a shipped ruleset loads");
                 let mut game = rules.new_game(0);
                 while game.turn() == Turn::Chance {
                     game.roll().expect("chance is to play");

@@ -3,13 +3,17 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use libro_catalog::AnyRuleset;
+use libro_chess::ChessRules;
 use libro_core::Ruleset;
+use libro_tables::TablesRules;
 
 fuzz_target!(|text: &str| {
-    match libro_catalog::load_text(text, "fuzz", &[]) {
-        Ok(AnyRuleset::Chess(rules)) => libro_fuzz::check_chess_text(&rules.new_game(0)),
-        Ok(AnyRuleset::Tables(rules)) => libro_fuzz::check_tables_text(&rules.new_game(0)),
-        Err(_) => {}
+    let Ok(rules) = libro_registry::load_text(text, "fuzz", &[]) else {
+        return;
+    };
+    if let Some(chess) = rules.downcast::<ChessRules>() {
+        libro_fuzz::check_chess_text(&chess.new_game(0));
+    } else if let Some(tables) = rules.downcast::<TablesRules>() {
+        libro_fuzz::check_tables_text(&tables.new_game(0));
     }
 });

@@ -34,7 +34,7 @@ fuzz_target!(|text: &str| {
     round_trip::<TablesChance>(text);
     round_trip::<Play>(text);
     let _ = libro_lab::parse_vary(text);
-    let _ = libro_catalog::parse_overrides(&[text.to_string()]);
+    let _ = libro_registry::parse_overrides(&[text.to_string()]);
     let _ = libro_chess::betza::parse(text);
     let _ = libro_server::record::check_player(0, text);
     let _ = libro_server::lab::Lab::parse_id(text);

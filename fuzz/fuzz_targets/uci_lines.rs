@@ -4,8 +4,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use libro::uci_text::{go_limits, option_words, read_move, read_position, write_move};
+use libro::uci_text::{go_limits, option_words, read_position};
+use libro_chess::ChessGame;
 use libro_core::Ruleset;
+use libro_registry::UciGame;
 
 fuzz_target!(|text: &str| {
     let Some(mut rules) = libro_fuzz::chess_ruleset("acedrex") else {
@@ -27,12 +29,12 @@ fuzz_target!(|text: &str| {
                             }
                         }
                     } else {
-                        let _ = libro_catalog::load(rules.name(), &[(name, value)]);
+                        let _ = libro_registry::load(rules.name(), &[(name, value)]);
                     }
                 }
             }
             "position" => {
-                if let Ok(g) = read_position(rules, &rest) {
+                if let Ok(g) = read_position::<ChessGame>(rules, &rest) {
                     libro_fuzz::check_chess_text(&g);
                     game = g;
                 }
@@ -42,9 +44,9 @@ fuzz_target!(|text: &str| {
             }
             _ => {
                 for word in line.split_whitespace() {
-                    if let Ok(mv) = read_move(&game, word) {
-                        let written = write_move(&game, mv);
-                        assert_eq!(read_move(&game, &written).ok(), Some(mv), "`{written}`");
+                    if let Ok(mv) = game.read_uci_move(word) {
+                        let written = game.write_uci_move(mv);
+                        assert_eq!(game.read_uci_move(&written).ok(), Some(mv), "`{written}`");
                     }
                 }
             }

@@ -1,7 +1,6 @@
 //! What the fuzz targets share: the shipped rulesets, loaded once, and the checks that a
 //! value read from text writes back to text that reads to the same value.
 
-use libro_catalog::AnyRuleset;
 use libro_chess::{ChessGame, ChessRules, MoveList};
 use libro_core::{Game, Ruleset};
 use libro_tables::{TablesGame, TablesRules};
@@ -11,11 +10,12 @@ use std::sync::{Arc, OnceLock};
 pub fn chess_rulesets() -> &'static [Arc<ChessRules>] {
     static RULES: OnceLock<Vec<Arc<ChessRules>>> = OnceLock::new();
     RULES.get_or_init(|| {
-        libro_catalog::shipped()
+        libro_registry::shipped()
             .into_iter()
-            .filter_map(|h| match libro_catalog::load(&h.name, &[]) {
-                Ok(AnyRuleset::Chess(r)) => Some(r),
-                _ => None,
+            .filter_map(|h| {
+                libro_registry::load(&h.name, &[])
+                    .ok()?
+                    .downcast::<ChessRules>()
             })
             .collect()
     })
@@ -29,9 +29,11 @@ pub fn chess_ruleset(name: &str) -> Option<&'static Arc<ChessRules>> {
 /// The shipped Fallas ruleset, loaded once.
 pub fn fallas() -> &'static Arc<TablesRules> {
     static RULES: OnceLock<Arc<TablesRules>> = OnceLock::new();
-    RULES.get_or_init(|| match libro_catalog::load("fallas", &[]) {
-        Ok(AnyRuleset::Tables(r)) => r,
-        _ => panic!("fallas is a shipped tables ruleset"),
+    RULES.get_or_init(|| {
+        libro_registry::load("fallas", &[])
+            .ok()
+            .and_then(|r| r.downcast::<TablesRules>())
+            .expect("fallas is a shipped tables ruleset")
     })
 }
 

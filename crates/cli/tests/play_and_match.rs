@@ -104,10 +104,10 @@ fn a_match_reports_json_and_writes_records_that_replay() {
     }
     let text = std::fs::read_to_string(&record).unwrap();
     assert_eq!(text.lines().count(), 4);
-    let libro_catalog::AnyRuleset::Chess(rules) = libro_catalog::load("short-assize", &[]).unwrap()
-    else {
-        panic!()
-    };
+    let rules = libro_registry::load("short-assize", &[])
+        .unwrap()
+        .downcast::<libro_chess::ChessRules>()
+        .expect("short assize is a chess ruleset");
     for line in text.lines() {
         let rec: libro_ai::GameRecord = serde_json::from_str(line).unwrap();
         libro_ai::replay(&rules, &rec)

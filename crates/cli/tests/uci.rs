@@ -100,7 +100,7 @@ fn handshake_lists_variants_search_and_rule_options() {
 
 #[test]
 fn plays_a_full_game_against_itself_with_legal_moves() {
-    let rules = match libro_catalog_rules("short-assize") {
+    let rules = match libro_registry_rules("short-assize") {
         Some(r) => r,
         None => panic!("short-assize loads"),
     };
@@ -147,7 +147,7 @@ fn plays_a_full_game_against_itself_with_legal_moves() {
 fn two_engine_processes_at_different_levels_play_a_full_game() {
     // White is a libro at Skill Level 3, Black a second libro process at full strength,
     // refereed here as a match runner would: each move is checked against the rules.
-    let rules = libro_catalog_rules("shatranj").unwrap();
+    let rules = libro_registry_rules("shatranj").unwrap();
     let mut game = rules.new_game(0);
     let mut engines = [Engine::start(), Engine::start()];
     for (e, level) in engines.iter_mut().zip(["3", "8"]) {
@@ -203,7 +203,7 @@ fn stop_ends_an_infinite_search_with_a_bestmove() {
     e.send("stop");
     let best = e.until("bestmove");
     let mv = best.last().unwrap().split_whitespace().nth(1).unwrap();
-    let rules = libro_catalog_rules("acedrex").unwrap();
+    let rules = libro_registry_rules("acedrex").unwrap();
     let mut game = rules.new_game(0);
     libro_core::play_text(&mut game, "e2e3").unwrap();
     assert!(game.parse_move(mv).is_ok(), "{mv} is legal for Black");
@@ -334,7 +334,7 @@ fn play_goes_on_past_libros_own_draw_rules() {
     e.send(&format!("position startpos moves {dance}"));
     e.send("go depth 2");
     let best = bestmove(&e.until("bestmove"));
-    let rules = libro_catalog_rules("shatranj").unwrap();
+    let rules = libro_registry_rules("shatranj").unwrap();
     let start = rules.new_game(0);
     assert!(
         start.parse_move(&best).is_ok(),
@@ -373,7 +373,7 @@ fn play_goes_on_past_libros_own_draw_rules() {
     e.quit();
 }
 
-fn libro_catalog_rules(name: &str) -> Option<std::sync::Arc<libro_chess::ChessRules>> {
+fn libro_registry_rules(name: &str) -> Option<std::sync::Arc<libro_chess::ChessRules>> {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join(format!("../../rulesets/{name}.toml"));
     let text = std::fs::read_to_string(&path).ok()?;

@@ -22,8 +22,8 @@ mod study;
 
 pub use charts::{render_charts, write_charts, Chart};
 pub use play::{
-    any_mover, chess_ledger, pending, play_one, random_mover, run, GameRow, Ledger, Mover,
-    MoverFactory, RandomMover, RunPlan, RunStats,
+    any_mover, pending, play_one, random_mover, run, GameRow, Ledger, Mover, MoverFactory,
+    RandomMover, RunPlan, RunStats,
 };
 pub use report::{
     Duration, Finding, ReadingReport, ReasonShare, Report, SeatFigures, SeatStakes,
@@ -33,8 +33,8 @@ pub use results::{merge, read, Line, ResultsFile};
 pub use stamp::Stamp;
 pub use study::{label, parse_vary, BoardShape, Reading, Shard, Study, DEFAULT_OPENING_MOVES};
 
-use libro_catalog::AnyRuleset;
-use libro_core::{Game, Ruleset};
+use libro_core::Game;
+use libro_registry::{AnyRuleset, FamilyGame, FamilyRules, Visit};
 use std::sync::Arc;
 
 /// What went wrong setting up, running or reporting a study.
@@ -70,11 +70,11 @@ pub enum LabError {
     BadPlayers(String),
     #[error("a study needs at least one game per reading")]
     NoGames,
-    /// The catalog's error is part of the message (not a `source`), so it prints once.
+    /// The registry's error is part of the message (not a `source`), so it prints once.
     #[error("reading `{reading}`: {error}")]
     Ruleset {
         reading: String,
-        error: libro_catalog::CatalogError,
+        error: libro_registry::RegistryError,
     },
     #[error("the readings load rulesets of different families")]
     MixedFamilies,
@@ -83,13 +83,13 @@ pub enum LabError {
 }
 
 /// The ruleset of every reading of `study`, in [`Study::readings`] order, loaded from the
-/// catalog (a bad option value is reported with its reading).
+/// registry (a bad option value is reported with its reading).
 pub fn load_readings(study: &Study) -> Result<Vec<AnyRuleset>, LabError> {
     study
         .readings()
         .iter()
         .map(|r| {
-            libro_catalog::load(&study.ruleset, &r.overrides).map_err(|error| LabError::Ruleset {
+            libro_registry::load(&study.ruleset, &r.overrides).map_err(|error| LabError::Ruleset {
                 reading: r.label().to_string(),
                 error,
             })
@@ -105,57 +105,63 @@ pub fn prepare(mut study: Study) -> Result<Study, LabError> {
     study.seats = rules[0].seat_names();
     study.seat_players(study.seats.len())?;
     study.stamp = Stamp::new(&study, &rules);
-    study.board = match &rules[0] {
-        AnyRuleset::Chess(r) => study::BoardShape::of(&r.new_game(0)),
-        AnyRuleset::Tables(r) => study::BoardShape::of(&r.new_game(0)),
-    };
+    study.board = rules[0].visit(Shape);
     Ok(study)
 }
 
 /// Plays the pending games of a prepared study (see [`run`]), loading its readings from
-/// the catalog. Every kind of player plays both families.
+/// the registry. Every kind of player plays both families.
 pub fn run_study(
     study: &Study,
     plan: &RunPlan,
     on_row: &mut dyn FnMut(&GameRow),
 ) -> Result<RunStats, LabError> {
     let loaded = load_readings(study)?;
-    match &loaded[0] {
-        AnyRuleset::Chess(_) => {
-            let rules = loaded
-                .iter()
-                .map(|r| match r {
-                    AnyRuleset::Chess(c) => Ok(Arc::clone(c)),
-                    AnyRuleset::Tables(_) => Err(LabError::MixedFamilies),
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            run(
-                study,
-                &rules,
-                plan,
-                &any_mover::<libro_chess::ChessGame>,
-                chess_ledger::<libro_chess::ChessGame>,
-                on_row,
-            )
-        }
-        AnyRuleset::Tables(_) => {
-            let rules = loaded
-                .iter()
-                .map(|r| match r {
-                    AnyRuleset::Tables(t) => Ok(Arc::clone(t)),
-                    AnyRuleset::Chess(_) => Err(LabError::MixedFamilies),
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            run(
-                study,
-                &rules,
-                plan,
-                &any_mover::<libro_tables::TablesGame>,
-                no_ledger::<libro_tables::TablesGame>,
-                on_row,
-            )
-        }
+    libro_registry::visit_readings(
+        &loaded,
+        RunReadings {
+            study,
+            plan,
+            on_row,
+        },
+    )
+    .map_err(|_| LabError::MixedFamilies)?
+}
+
+/// The board shape of a ruleset's games.
+struct Shape;
+
+impl Visit for Shape {
+    type Output = study::BoardShape;
+    fn visit<R: FamilyRules>(self, rules: &[Arc<R>]) -> study::BoardShape {
+        study::BoardShape::of(&rules[0].new_game(0))
     }
+}
+
+/// A study's pending games played under its readings, of whatever family they are.
+struct RunReadings<'a, 'b> {
+    study: &'a Study,
+    plan: &'a RunPlan,
+    on_row: &'a mut (dyn FnMut(&GameRow) + 'b),
+}
+
+impl Visit for RunReadings<'_, '_> {
+    type Output = Result<RunStats, LabError>;
+    fn visit<R: FamilyRules>(self, rules: &[Arc<R>]) -> Self::Output {
+        run(
+            self.study,
+            rules,
+            self.plan,
+            &any_mover::<R::Game>,
+            stakes_of::<R::Game>,
+            self.on_row,
+        )
+    }
+}
+
+/// The stakes hook of the registry's games: the four-player game's ledger; none otherwise.
+fn stakes_of<G: FamilyGame>(game: &G) -> Option<Ledger> {
+    game.ledger()
 }
 
 /// The ledger hook of games without stakes.

@@ -67,21 +67,7 @@ pub struct GameRow {
 }
 
 /// The stakes of a finished game: what each seat paid and its balance.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Ledger {
-    pub paid: Vec<f64>,
-    pub balances: Vec<f64>,
-}
-
-/// The ledger hook for chess-family games: Cuatro Tiempos games (more than two seats)
-/// carry stakes; every other game has none.
-pub fn chess_ledger<G: Game>(game: &G) -> Option<Ledger> {
-    let g = (game as &dyn std::any::Any).downcast_ref::<libro_chess::ChessGame>()?;
-    (g.num_seats() > 2).then(|| Ledger {
-        paid: g.paid().into_iter().map(|p| p as f64).collect(),
-        balances: g.balances(),
-    })
-}
+pub use libro_registry::Ledger;
 
 /// Chooses the moves of one seat in one game.
 pub trait Mover<G: Game>: Send {

@@ -3,7 +3,7 @@
 //! a changed ruleset cannot continue or merge with old results.
 
 use crate::study::Study;
-use libro_catalog::AnyRuleset;
+use libro_registry::AnyRuleset;
 use std::fmt;
 
 /// Which libro, and which rules, a study's games were played under.

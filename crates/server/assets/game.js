@@ -53,9 +53,10 @@ function sendMove(text) {
 
 // ---------- chess ----------
 
-const FILES = "abcdefgh";
+// Files a to p and ranks 1 to 16: boards up to 16x16, as the ruleset's geometry says.
+const FILES = "abcdefghijklmnop";
 function parseChessMove(text) {
-  const m = /^([A-Z])?([a-h][1-8])([a-h][1-8])$/.exec(text);
+  const m = /^([A-Z])?([a-p](?:1[0-6]|[1-9]))([a-p](?:1[0-6]|[1-9]))$/.exec(text);
   return m ? { text, piece: m[1] || null, from: m[2], to: m[3] } : null;
 }
 function pieceName(letter) {
@@ -86,11 +87,16 @@ function renderChess(view) {
   const targets = S.sel ? legal.filter((m) => m.from === S.sel) : [];
   const targetSet = new Set(targets.map((m) => m.to));
   const last = lastChessMove(shownIndex());
+  const files = view.files, ranks = view.ranks;
   const grid = el("div", { class: "grid" });
-  for (let row = 0; row < 8; row++) {
-    for (let col = 0; col < 8; col++) {
-      const rank = flip ? row : 7 - row;
-      const file = flip ? 7 - col : col;
+  // 72 px squares on 8x8; larger boards share the same width.
+  const size = Math.min(72, Math.floor(576 / Math.max(files, ranks)));
+  grid.style.gridTemplateColumns = `repeat(${files}, ${size}px)`;
+  grid.style.gridTemplateRows = `repeat(${ranks}, ${size}px)`;
+  for (let row = 0; row < ranks; row++) {
+    for (let col = 0; col < files; col++) {
+      const rank = flip ? row : ranks - 1 - row;
+      const file = flip ? files - 1 - col : col;
       const sq = FILES[file] + (rank + 1);
       const cls = ["sq", (rank + file) % 2 === 0 ? "dark" : "light"];
       if (last && (last.from === sq || last.to === sq)) cls.push("last");
@@ -114,7 +120,7 @@ function renderChess(view) {
         if (!cell.title) cell.title = `${seatName(occ.seat)} ${pieceName(occ.pieces[0])}`;
       }
       if (col === 0) cell.append(el("span", { class: "coord rank" }, rank + 1));
-      if (row === 7) cell.append(el("span", { class: "coord file" }, FILES[file]));
+      if (row === ranks - 1) cell.append(el("span", { class: "coord file" }, FILES[file]));
       grid.append(cell);
     }
   }
@@ -334,7 +340,7 @@ function render() {
   if (!S.meta) return;
   const idx = shownIndex();
   const view = viewAt(idx);
-  if (S.meta.family === "chess") renderChess(view);
+  if (S.meta.geometry.kind === "grid") renderChess(view);
   else renderTables(view);
   renderStatus(view);
   renderPlayers(view);
@@ -359,8 +365,8 @@ function renderStatus(view) {
   } else {
     st.append(el("p", { class: "turn" }, "Rolling the dice…"));
   }
-  if (view.family === "chess" && view.check.length) st.append(el("p", { class: "check-note", id: "check" }, "Check!"));
-  if (view.family === "tables" && view.dice && view.dice.length) st.append(el("p", {}, `Dice: ${view.dice.join("-")}`));
+  if (view.board === "grid" && view.check.length) st.append(el("p", { class: "check-note", id: "check" }, "Check!"));
+  if (view.board === "track" && view.dice && view.dice.length) st.append(el("p", {}, `Dice: ${view.dice.join("-")}`));
   const f = document.getElementById("forced");
   if (isLive() && now.forced && !now.result) {
     f.hidden = false;
@@ -373,7 +379,7 @@ function renderPlayers(view) {
   const box = document.getElementById("players");
   box.innerHTML = "";
   box.append(el("h3", {}, "Players"));
-  const four = view.family === "chess" && view.stakes;
+  const four = view.board === "grid" && view.stakes;
   if (four) box.append(el("p", { class: "pot", id: "pot" }, `Pot: ${view.pot}`));
   const table = el("table", { class: "seats" });
   if (four) table.append(el("tr", {}, el("th", {}, "seat"), el("th", {}, "player"), el("th", {}, "captures"), el("th", {}, "stake"), el("th", {}, "paid"), el("th", {}, "balance")));
@@ -391,14 +397,14 @@ function renderPlayers(view) {
     table.append(row);
   });
   box.append(table);
-  if (view.family === "tables") box.append(el("p", { class: "hint" }, `${seatName(0)} moves from its 24-point down to its 1-point (bottom right); ${seatName(1)} the other way round.`));
+  if (view.board === "track") box.append(el("p", { class: "hint" }, `${seatName(0)} moves from its 24-point down to its 1-point (bottom right); ${seatName(1)} the other way round.`));
 }
 
 function entryText(e, i) {
   if (e.kind === "move") return `${seatName(e.seat)}: ${e.text}`;
   const v = e.view;
-  if (v.family === "tables" && v.phase !== "roll-off" && i === 0) return `roll-off ${e.text}`;
-  if (v.family === "tables" && v.seat !== null) return `${seatName(v.seat)} rolls ${e.text}`;
+  if (v.board === "track" && v.phase !== "roll-off" && i === 0) return `roll-off ${e.text}`;
+  if (v.board === "track" && v.seat !== null) return `${seatName(v.seat)} rolls ${e.text}`;
   return `roll ${e.text}`;
 }
 
@@ -436,11 +442,11 @@ function onPointerDown(ev) {
   ev.preventDefault();
   const before = S.sel;
   S.drag = { key, moved: false };
-  if (S.meta.family === "chess") chessPointer(key, true);
+  if (S.meta.geometry.kind === "grid") chessPointer(key, true);
   else tablesPointer(key, true);
   if (S.sel && S.sel !== before) {
     const src = document.querySelector(`[data-sq="${S.sel}"] svg.piece, [data-point="${S.sel}"] circle.checker`);
-    if (src && S.meta.family === "chess") {
+    if (src && S.meta.geometry.kind === "grid") {
       const ghost = el("div", { id: "ghost" });
       ghost.innerHTML = src.outerHTML;
       document.body.append(ghost);
@@ -468,7 +474,7 @@ function onPointerUp(ev) {
   if (!drag || !drag.moved || !S.sel) return;
   const key = targetKey(document.elementFromPoint(ev.clientX, ev.clientY));
   if (!key || key === drag.key) return;
-  if (S.meta.family === "chess") chessPointer(key, false);
+  if (S.meta.geometry.kind === "grid") chessPointer(key, false);
   else tablesPointer(key, false);
 }
 
@@ -486,7 +492,7 @@ function onMessage(msg) {
     document.getElementById("title").textContent = S.meta.title;
     document.title = `libro — ${S.meta.title}`;
     document.getElementById("you").textContent = S.you === null ? "spectator" : seatName(S.you);
-    document.body.dataset.family = S.meta.family;
+    document.body.dataset.board = S.meta.geometry.kind;
     document.body.dataset.ruleset = S.meta.name;
   } else if (msg.type === "update") {
     S.history.length = Math.min(S.history.length, msg.from);

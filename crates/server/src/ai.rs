@@ -1,11 +1,8 @@
-//! The AI seats: a move chosen for the seat to move by the AI crate's players, through each
-//! family's game type and its [`libro_core::Heuristic`].
+//! The AI seats: a move chosen for the seat to move by the AI crate's players, through the
+//! registry's game interface (each family's own game type and heuristic underneath).
 
-use libro_ai::{Control, Player, PlayerSpec};
-use libro_catalog::DynGame;
-use libro_chess::ChessGame;
-use libro_core::Game;
-use libro_tables::TablesGame;
+use libro_ai::{Control, PlayerSpec};
+use libro_registry::DynGame;
 
 /// Chooses a move (in standard notation) for the seat to move with the player `spec`;
 /// `stream` varies the player's random choices from move to move. Runs on the blocking pool:
@@ -19,17 +16,6 @@ pub fn choose(
     let spec: PlayerSpec = spec
         .parse()
         .map_err(|e: libro_ai::SpecError| e.to_string())?;
-    if let Some(g) = game.as_any().downcast_ref::<ChessGame>() {
-        let choice = Player::with_stream(spec, stream)
-            .choose(g, control)
-            .map_err(|e| e.to_string())?;
-        return Ok(g.move_text(choice.mv));
-    }
-    if let Some(g) = game.as_any().downcast_ref::<TablesGame>() {
-        let choice = Player::with_stream(spec, stream)
-            .choose(g, control)
-            .map_err(|e| e.to_string())?;
-        return Ok(g.move_text(choice.mv));
-    }
-    Err("this game's family has no AI".into())
+    game.choose(spec, stream, control)
+        .map_err(|e| e.to_string())
 }

@@ -135,8 +135,8 @@ async fn asset(Path(name): Path<String>) -> Response {
 
 async fn rulesets() -> Result<Json<Value>, ApiError> {
     let mut out = Vec::new();
-    for h in libro_catalog::shipped() {
-        match libro_catalog::load(&h.name, &[]) {
+    for h in libro_registry::shipped() {
+        match libro_registry::load(&h.name, &[]) {
             Ok(r) => out.push(view::ruleset_info(&r)),
             Err(e) => return Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())),
         }
@@ -148,7 +148,7 @@ async fn ruleset(Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
     if name.contains('/') || name.contains('.') {
         return Err(bad("not a ruleset name"));
     }
-    let r = libro_catalog::load(&name, &[])
+    let r = libro_registry::load(&name, &[])
         .map_err(|e| ApiError(StatusCode::NOT_FOUND, e.to_string()))?;
     let mut info = view::ruleset_info(&r);
     let (record, seed) = assets::rules_texts(&name);
@@ -194,7 +194,7 @@ impl CreateRequest {
         if self.options.len() > 32 || self.players.len() > libro_core::MAX_SEATS {
             return Err("too many options or players".to_string());
         }
-        // Only options the ruleset has are passed on (the catalog names any unknown one).
+        // Only options the ruleset has are passed on (the registry names any unknown one).
         Ok(Setup {
             ruleset: self.ruleset,
             options: self.options.into_iter().collect(),

@@ -13,8 +13,8 @@ use crate::limits::{LimitError, Limits, AI_RETRY, LOBBY_PAGE, MAX_MOVE_TEXT};
 use crate::record::{self, Event, Record, RecordError, Setup};
 use crate::store::{token_matches, Append, Loaded, Store, StoreError};
 use crate::view;
-use libro_catalog::{AnyRuleset, DynGame};
 use libro_core::{Seat, Turn};
+use libro_registry::{AnyRuleset, DynGame};
 use rand::Rng;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -114,23 +114,23 @@ impl LiveGame {
         json!({
             "id": self.id,
             "ruleset": self.setup.ruleset,
-            "title": view::title(&self.rules),
+            "title": self.rules.title(),
             "players": self.setup.players,
             "seats": self.rules.seat_names(),
             "ply": self.game.ply(),
             "over": self.is_over(),
-            "result": view::result(self.game.as_ref(), &self.rules),
+            "result": view::result(self.game.as_ref()),
             "created": self.created,
         })
     }
 
     fn refresh_now(&mut self) {
-        self.now = view::status(self.game.as_ref(), &self.rules, self.thinking);
+        self.now = view::status(self.game.as_ref(), self.thinking);
     }
 
     /// Applies an event already stored, recording its history entry.
     fn commit(&mut self, next: Box<dyn DynGame>, event: Event) {
-        let entry = view::entry(&event, next.as_ref(), &self.rules);
+        let entry = view::entry(&event, next.as_ref());
         self.game = next;
         self.events.push(event);
         self.history.push(entry);
@@ -453,11 +453,11 @@ impl Hub {
                 g.setup.players.len()
             )));
         }
-        let start_view = view::board_text(game.as_ref(), &rules);
+        let start_view = view::board_text(game.as_ref());
         let mut history = Vec::with_capacity(g.events.len());
         for (index, ev) in g.events.iter().enumerate() {
             record::apply(game.as_mut(), ev).map_err(|e| damaged(format!("event {index}: {e}")))?;
-            history.push(view::entry(ev, game.as_ref(), &rules));
+            history.push(view::entry(ev, game.as_ref()));
         }
         let (tx, _) = broadcast::channel(64);
         let mut live = LiveGame {
@@ -556,7 +556,7 @@ impl Hub {
     ) -> Result<Created, HubError> {
         self.limits.check_players(&setup.players)?;
         let (rules, mut game) = record::start(&setup)?;
-        let start_view = view::board_text(game.as_ref(), &rules);
+        let start_view = view::board_text(game.as_ref());
         let mut history = Vec::with_capacity(events.len());
         let mut canonical = Vec::with_capacity(events.len());
         for (index, ev) in events.iter().enumerate() {
@@ -564,7 +564,7 @@ impl Hub {
                 index,
                 reason: e.to_string(),
             })?;
-            history.push(view::entry(&ev, game.as_ref(), &rules));
+            history.push(view::entry(&ev, game.as_ref()));
             canonical.push(ev);
         }
         let id = random_id(10);

@@ -207,7 +207,7 @@ impl RunRequest {
     /// takes, players the page offers, sizes within the server's limits.
     pub fn study(self) -> Result<Study, LabRunError> {
         let bad = |m: String| LabRunError::BadRequest(m);
-        let shipped: Vec<String> = libro_catalog::shipped()
+        let shipped: Vec<String> = libro_registry::shipped()
             .into_iter()
             .map(|h| h.name)
             .collect();

@@ -1,9 +1,8 @@
 //! A game as data: its setup and its events (moves and dice rolls), which replay it exactly.
 //! The same shape is stored in the database and exported as a record file.
 
-use libro_catalog::{AnyRuleset, DynGame, PlayError};
-use libro_chess::ChessGame;
 use libro_core::{Seat, Turn};
+use libro_registry::{AnyRuleset, DynGame, PlayError};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -100,7 +99,7 @@ fn load_cached(name: &str, options: &[(String, String)]) -> Result<AnyRuleset, R
         return Ok(r.clone());
     }
     let rules =
-        libro_catalog::load(name, options).map_err(|e| RecordError::Ruleset(e.to_string()))?;
+        libro_registry::load(name, options).map_err(|e| RecordError::Ruleset(e.to_string()))?;
     let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
     if cache.len() >= crate::limits::MAX_CACHED_RULESETS {
         cache.clear();
@@ -149,31 +148,14 @@ pub fn start(setup: &Setup) -> Result<(AnyRuleset, Box<dyn DynGame>), RecordErro
 
 /// The start position with each seat's own stake (four-player chess).
 fn with_stakes(rules: &AnyRuleset, stakes: &[u32]) -> Result<Box<dyn DynGame>, RecordError> {
-    let n = rules.seat_names().len();
-    let AnyRuleset::Chess(chess) = rules else {
-        return Err(RecordError::Stakes(format!(
-            "ruleset `{}` has no stakes",
-            rules.name()
-        )));
-    };
-    if n <= 2 {
-        return Err(RecordError::Stakes(format!(
-            "ruleset `{}` has no stakes (two seats)",
-            rules.name()
-        )));
-    }
-    if stakes.len() != n {
-        return Err(RecordError::Stakes(format!(
-            "{} stakes given for {n} seats",
-            stakes.len()
-        )));
-    }
     if let Some(s) = stakes.iter().find(|&&s| s == 0 || s > MAX_STAKE) {
         return Err(RecordError::Stakes(format!(
             "a stake must be a whole number from 1 to {MAX_STAKE}, not {s}"
         )));
     }
-    Ok(Box::new(ChessGame::with_stakes(chess, stakes)))
+    rules
+        .new_game_with_stakes(stakes)
+        .map_err(|e| RecordError::Stakes(e.to_string()))
 }
 
 /// Applies one event to a game, checking it is legal; on error the game is unchanged.
@@ -230,9 +212,6 @@ mod tests {
             load_cached("shatranj", &key).unwrap(),
             load_cached("shatranj", &key).unwrap(),
         );
-        let (AnyRuleset::Chess(a), AnyRuleset::Chess(b)) = (a, b) else {
-            panic!("shatranj is chess")
-        };
-        assert!(std::sync::Arc::ptr_eq(&a, &b));
+        assert!(a.same_rules(&b));
     }
 }

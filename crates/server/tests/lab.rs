@@ -68,7 +68,7 @@ async fn a_run_plays_every_game_and_its_report_adds_up() {
     )
     .await;
     if status == 400 {
-        // The option's values are the catalog's: say which it has if these are not.
+        // The option's values are the registry's: say which it has if these are not.
         let (_, info) = get(a, "/api/rulesets/fallas").await;
         panic!("{created}; fallas options: {}", info["options"]);
     }

@@ -14,9 +14,9 @@ proptest! {
         seed in any::<u64>(),
         choices in proptest::collection::vec(any::<u16>(), 0..120),
     ) {
-        let headers = libro_catalog::shipped();
+        let headers = libro_registry::shipped();
         let name = headers[ruleset % headers.len()].name.clone();
-        let seats = libro_catalog::load(&name, &[]).expect("shipped").seat_names().len();
+        let seats = libro_registry::load(&name, &[]).expect("shipped").seat_names().len();
         let setup = Setup {
             ruleset: name,
             options: Vec::new(),

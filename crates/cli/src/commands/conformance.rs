@@ -2,10 +2,11 @@
 //! random-playout checks on any ruleset.
 
 use super::RuleOptions;
-use anyhow::{bail, Context};
-use libro_catalog::AnyRuleset;
-use libro_core::conformance::{random_playouts, PlayoutConfig, Report};
+use anyhow::Context;
+use libro_core::conformance::{random_playouts, PlayoutConfig, Report, Violation};
+use libro_registry::{FamilyRules, Visit};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(clap::Subcommand)]
 pub enum Command {
@@ -41,21 +42,17 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
             ruleset,
             rules,
         } => {
-            let AnyRuleset::Chess(rules) = rules.load(&ruleset)? else {
-                bail!("Ludii replays exist for the chess-family rulesets only; `{ruleset}` is not one");
-            };
+            let rules = rules.load(&ruleset)?;
             let text = std::fs::read_to_string(&file).with_context(|| format!("reading {file}"))?;
-            let report = libro_chess::replay_ludii(&rules, &text);
-            for mismatch in &report.mismatches {
+            let (games, plies, mismatches) = rules.replay_ludii(&text)?;
+            for mismatch in &mismatches {
                 println!("mismatch: {mismatch}");
             }
             println!(
-                "games {}\nplies {}\nmismatches {}",
-                report.games,
-                report.plies,
-                report.mismatches.len()
+                "games {games}\nplies {plies}\nmismatches {}",
+                mismatches.len()
             );
-            Ok(if report.mismatches.is_empty() {
+            Ok(if mismatches.is_empty() {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
@@ -72,10 +69,7 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
                 seed,
                 ..PlayoutConfig::default()
             };
-            let report = match rules.load(&ruleset)? {
-                AnyRuleset::Chess(r) => random_playouts(&r, &config),
-                AnyRuleset::Tables(r) => random_playouts(&r, &config),
-            };
+            let report = rules.load(&ruleset)?.visit(Playouts(&config));
             match report {
                 Ok(Report {
                     games,
@@ -94,5 +88,15 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
                 }
             }
         }
+    }
+}
+
+/// Random playouts under the conformance suite, on a ruleset of any family.
+struct Playouts<'a>(&'a PlayoutConfig);
+
+impl Visit for Playouts<'_> {
+    type Output = Result<Report, Violation>;
+    fn visit<R: FamilyRules>(self, rules: &[Arc<R>]) -> Self::Output {
+        random_playouts(&rules[0], self.0)
     }
 }

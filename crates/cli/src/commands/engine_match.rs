@@ -6,10 +6,9 @@
 
 use crate::uci_client::{Engine, EngineError, EngineSpec};
 use anyhow::Context;
-use libro::uci_text::{read_move, write_move};
 use libro_ai::{Clock, Control, MatchReport, Player, PlayerKind, PlayerSpec, Sprt, SprtDecision};
-use libro_chess::{ChessGame, ChessRules, Move};
-use libro_core::{Game, GameResult, Ruleset, Seat};
+use libro_core::{GameResult, MoveBuffer, Ruleset, Seat};
+use libro_registry::{FamilyGame, UciGame, VisitUci};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -122,20 +121,21 @@ struct Ending {
 }
 
 /// A side in one game.
-enum Side {
-    Libro(Box<Player<ChessGame>>),
+enum Side<G: FamilyGame> {
+    Libro(Box<Player<G>>),
     Engine(Engine),
 }
 
-pub fn run(rules: &Arc<ChessRules>, m: &EngineMatch) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(
-        rules.seats().len() == 2,
-        "UCI engines play the two-player chess rulesets; {} has {} seats",
-        rules.name(),
-        rules.seats().len()
-    );
+impl VisitUci for &EngineMatch {
+    type Output = anyhow::Result<ExitCode>;
+    fn visit<G: UciGame>(self, rules: &Arc<G::Rules>) -> Self::Output {
+        run::<G>(rules, self)
+    }
+}
+
+fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<ExitCode> {
     let variant = uci_variant(rules.name());
-    let mut sides = [start(&m.a, &variant, m)?, start(&m.b, &variant, m)?];
+    let mut sides: [Side<G>; 2] = [start(&m.a, &variant, m)?, start(&m.b, &variant, m)?];
     let mut pgn = match &m.pgn {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path).with_context(|| format!("creating the PGN file {path}"))?,
@@ -159,9 +159,9 @@ pub fn run(rules: &Arc<ChessRules>, m: &EngineMatch) -> anyhow::Result<ExitCode>
     let mut decision = SprtDecision::Continue;
     for index in 0..m.games {
         let a_white = index % 2 == 0;
-        let opening = opening(rules, m.seed, index / 2, m.opening_moves);
+        let opening = opening::<G>(rules, m.seed, index / 2, m.opening_moves);
         let (white, black) = if a_white { (0, 1) } else { (1, 0) };
-        let (game, moves, ending) = {
+        let (moves, ending) = {
             let [s0, s1] = &mut sides;
             let (w, b) = if a_white { (s0, s1) } else { (s1, s0) };
             play(rules, &opening, [w, b], m.pace)?
@@ -183,11 +183,10 @@ pub fn run(rules: &Arc<ChessRules>, m: &EngineMatch) -> anyhow::Result<ExitCode>
             moves.len()
         );
         if let Some(file) = &mut pgn {
-            let text = pgn_game(
+            let text = pgn_game::<G>(
                 rules,
                 index + 1,
                 [&names[white].to_string(), &names[black].to_string()],
-                &game,
                 &moves,
                 &ending,
             );
@@ -232,7 +231,7 @@ fn uci_variant(ruleset: &str) -> String {
     ruleset.trim_end_matches("-ludii").replace('-', "")
 }
 
-fn start(c: &Contestant, variant: &str, m: &EngineMatch) -> anyhow::Result<Side> {
+fn start<G: FamilyGame>(c: &Contestant, variant: &str, m: &EngineMatch) -> anyhow::Result<Side<G>> {
     Ok(match c {
         Contestant::Engine(spec) => Side::Engine(Engine::start(spec, variant)?),
         Contestant::Libro(spec) => {
@@ -250,14 +249,14 @@ fn start(c: &Contestant, variant: &str, m: &EngineMatch) -> anyhow::Result<Side>
 }
 
 /// The seeded random plies that open both games of pair `pair`.
-fn opening(rules: &Arc<ChessRules>, seed: u64, pair: u32, plies: u32) -> Vec<Move> {
+fn opening<G: UciGame>(rules: &Arc<G::Rules>, seed: u64, pair: u32, plies: u32) -> Vec<G::Move> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (u64::from(pair) << 32));
     let mut game = rules.new_game(0);
     let mut moves = Vec::new();
-    let mut legal = Default::default();
+    let mut legal = G::MoveList::default();
     for _ in 0..plies {
         game.legal_moves(&mut legal);
-        let list: &[Move] = &legal;
+        let list = legal.as_slice();
         let Some(&mv) = list.choose(&mut rng) else {
             break;
         };
@@ -270,19 +269,18 @@ fn opening(rules: &Arc<ChessRules>, seed: u64, pair: u32, plies: u32) -> Vec<Mov
     moves
 }
 
-/// Plays one game from the opening; returns the final position, the moves (opening
-/// included) and how it ended.
-fn play(
-    rules: &Arc<ChessRules>,
-    opening: &[Move],
-    mut sides: [&mut Side; 2],
+/// Plays one game from the opening; returns the moves (opening included) and how it ended.
+fn play<G: UciGame>(
+    rules: &Arc<G::Rules>,
+    opening: &[G::Move],
+    mut sides: [&mut Side<G>; 2],
     pace: Pace,
-) -> anyhow::Result<(ChessGame, Vec<Move>, Ending)> {
+) -> anyhow::Result<(Vec<G::Move>, Ending)> {
     let mut game = rules.new_game(0);
-    let mut moves: Vec<Move> = Vec::new();
+    let mut moves: Vec<G::Move> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
     for &mv in opening {
-        texts.push(write_move(&game, mv));
+        texts.push(game.write_uci_move(mv));
         game.play(mv);
         moves.push(mv);
     }
@@ -301,7 +299,7 @@ fn play(
             break ending_of(&result);
         }
         let Some(Seat(s)) = game.seat_to_move() else {
-            unreachable!("a chess game not over has a seat to move")
+            unreachable!("a game with no chance not over has a seat to move")
         };
         let s = s as usize;
         let colour = ["white", "black"][s];
@@ -311,7 +309,7 @@ fn play(
             termination,
         };
         let started = Instant::now();
-        let chosen: Result<Move, Ending> = match &mut sides[s] {
+        let chosen: Result<G::Move, Ending> = match &mut sides[s] {
             Side::Libro(player) => {
                 let clock = match pace {
                     Pace::Clock(tc) => Some(Clock {
@@ -346,7 +344,7 @@ fn play(
                     ),
                 };
                 match engine.best_move(&texts, &go, patience) {
-                    Ok((text, _)) => read_move(&game, &text).map_err(|e| {
+                    Ok((text, _)) => game.read_uci_move(&text).map_err(|e| {
                         lose(
                             format!("illegal move `{text}` by {colour} ({}): {e:#}", engine.name),
                             "rules infraction",
@@ -371,11 +369,11 @@ fn play(
             }
             clocks[s] = clocks[s] - spent + tc.increment;
         }
-        texts.push(write_move(&game, mv));
+        texts.push(game.write_uci_move(mv));
         game.play(mv);
         moves.push(mv);
     };
-    Ok((game, moves, ending))
+    Ok((moves, ending))
 }
 
 fn ending_of(result: &GameResult) -> Ending {
@@ -398,12 +396,11 @@ fn result_tag(white: f64) -> &'static str {
 }
 
 /// One game as PGN: the seven tag roster, the variant, libro's end reason, SAN movetext.
-fn pgn_game(
-    rules: &Arc<ChessRules>,
+fn pgn_game<G: UciGame>(
+    rules: &Arc<G::Rules>,
     round: u32,
     names: [&String; 2],
-    _end: &ChessGame,
-    moves: &[Move],
+    moves: &[G::Move],
     ending: &Ending,
 ) -> String {
     let result = result_tag(ending.white);
@@ -434,7 +431,7 @@ fn pgn_game(
         if i % 2 == 0 {
             tokens.push(format!("{}.", i / 2 + 1));
         }
-        tokens.push(game.san(mv));
+        tokens.push(game.describe(mv));
         game.play(mv);
     }
     tokens.push(format!("{{{}}}", ending.reason.replace('}', ")")));

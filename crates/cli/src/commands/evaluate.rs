@@ -96,7 +96,7 @@ fn play(args: &Args) -> anyhow::Result<(Study, Vec<libro_lab::GameRow>)> {
         .ruleset
         .clone()
         .expect("clap requires a ruleset without --merge");
-    let options = libro_catalog::parse_overrides(&args.options)?;
+    let options = libro_registry::parse_overrides(&args.options)?;
     let vary = args
         .vary
         .iter()

@@ -2,13 +2,13 @@
 //! rotating, for four seats), with a progress bar, a score with its 95% interval and an Elo
 //! difference; every game written as a record that replays exactly.
 
-use super::engine_match::{self, Contestant, EngineMatch, Pace, TimeControl};
+use super::engine_match::{Contestant, EngineMatch, Pace, TimeControl};
 use super::RuleOptions;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use libro_ai::{play_match, MatchConfig, MatchReport, PlayerSpec, Sprt};
-use libro_catalog::AnyRuleset;
 use libro_core::{Heuristic, Ruleset};
+use libro_registry::{FamilyRules, Visit};
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -76,9 +76,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "--movetime, --tc, --nodes, --sprt and --pgn are for matches against a UCI engine (`uci:PATH`)"
     );
     let args = LibroMatch { a, b, args };
-    match args.args.rules.load(&args.args.ruleset)? {
-        AnyRuleset::Chess(r) => run_with(&r, &args),
-        AnyRuleset::Tables(r) => run_with(&r, &args),
+    args.args.rules.load(&args.args.ruleset)?.visit(&args)
+}
+
+impl Visit for &LibroMatch {
+    type Output = anyhow::Result<ExitCode>;
+    fn visit<R: FamilyRules>(self, rules: &[Arc<R>]) -> Self::Output {
+        run_with(&rules[0], self)
     }
 }
 
@@ -90,13 +94,7 @@ struct LibroMatch {
 }
 
 fn run_against_engines(args: Args) -> anyhow::Result<ExitCode> {
-    let rules = match args.rules.load(&args.ruleset)? {
-        AnyRuleset::Chess(r) => r,
-        AnyRuleset::Tables(r) => anyhow::bail!(
-            "UCI engines play the two-player chess rulesets, not {}",
-            r.name()
-        ),
-    };
+    let rules = args.rules.load(&args.ruleset)?;
     let pace = match (args.movetime, args.tc, args.nodes) {
         (Some(ms), None, None) if (1..=3_600_000).contains(&ms) => {
             Pace::MoveTime(Duration::from_millis(ms))
@@ -120,7 +118,7 @@ fn run_against_engines(args: Args) -> anyhow::Result<ExitCode> {
         pgn: args.pgn,
         json: args.json,
     };
-    engine_match::run(&rules, &m)
+    rules.visit_uci(&m)?
 }
 
 fn run_with<R: Ruleset>(rules: &Arc<R>, m: &LibroMatch) -> anyhow::Result<ExitCode>

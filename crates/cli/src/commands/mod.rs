@@ -22,8 +22,8 @@ pub struct RuleOptions {
 
 impl RuleOptions {
     /// Loads `ruleset` (a shipped name or a file path) with these overrides.
-    pub fn load(&self, ruleset: &str) -> anyhow::Result<libro_catalog::AnyRuleset> {
-        let overrides = libro_catalog::parse_overrides(&self.options)?;
-        Ok(libro_catalog::load(ruleset, &overrides)?)
+    pub fn load(&self, ruleset: &str) -> anyhow::Result<libro_registry::AnyRuleset> {
+        let overrides = libro_registry::parse_overrides(&self.options)?;
+        Ok(libro_registry::load(ruleset, &overrides)?)
     }
 }

@@ -4,15 +4,12 @@
 
 use super::RuleOptions;
 use anyhow::{bail, Context};
-use libro_catalog::AnyRuleset;
-use libro_core::Ruleset;
-use libro_tables::Dice;
 use serde_json::json;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Ruleset name or file (tables family).
+    /// Ruleset name or file (a game with dice).
     ruleset: String,
     /// The position: a gnubg Position ID (the player on roll as gnubg encodes it), or a full
     /// libro position string `ID:seat:dice`. Default: the start position.
@@ -32,52 +29,45 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let AnyRuleset::Tables(rules) = args.rules.load(&args.ruleset)? else {
-        bail!(
-            "`moves` lists tables plays; `{}` is not a tables-family ruleset",
-            args.ruleset
-        );
-    };
+    let rules = args.rules.load(&args.ruleset)?;
     let game = match &args.position {
         Some(text) => rules.parse_position(text).context("reading --position")?,
-        None => rules.parse_position(&rules.new_game(0).gnubg_id())?,
+        None => rules.new_game(0),
     };
     if args.all_rolls {
-        let odds = game.falla_odds()?;
-        for roll in &odds.rolls {
-            let p = f64::from(roll.weight) / f64::from(odds.total);
+        let rolls = game.roll_plays(None).map_err(anyhow::Error::msg)?;
+        let total = rolls.first().map_or(1, |r| r.total);
+        let falla_weight: u32 = rolls.iter().filter(|r| r.falla).map(|r| r.weight).sum();
+        for roll in &rolls {
+            let p = f64::from(roll.weight) / f64::from(roll.total);
             if args.json {
                 println!(
                     "{}",
-                    json!({ "dice": roll.dice.to_string(), "probability": p, "plays": roll.plays, "falla": roll.falla })
+                    json!({ "dice": roll.roll, "probability": p, "plays": roll.plays.len(), "falla": roll.falla })
                 );
             } else {
                 let verdict = if roll.falla {
                     "falla".to_string()
                 } else {
-                    format!("{} plays", roll.plays)
+                    format!("{} plays", roll.plays.len())
                 };
                 println!(
                     "{:7} {:>3}/{}  {verdict}",
-                    roll.dice.to_string(),
-                    roll.weight,
-                    odds.total
+                    roll.roll, roll.weight, roll.total
                 );
             }
         }
-        let fallas = odds.rolls.iter().filter(|r| r.falla).count();
+        let fallas = rolls.iter().filter(|r| r.falla).count();
+        let probability = f64::from(falla_weight) / f64::from(total);
         if args.json {
             println!(
                 "{}",
-                json!({ "falla_probability": odds.probability(), "falla_weight": odds.falla_weight, "total": odds.total, "falla_rolls": fallas })
+                json!({ "falla_probability": probability, "falla_weight": falla_weight, "total": total, "falla_rolls": fallas })
             );
         } else {
             println!(
-                "falla probability {:.6} ({}/{}, {fallas} of {} rolls)",
-                odds.probability(),
-                odds.falla_weight,
-                odds.total,
-                odds.rolls.len()
+                "falla probability {probability:.6} ({falla_weight}/{total}, {fallas} of {} rolls)",
+                rolls.len()
             );
         }
         return Ok(ExitCode::SUCCESS);
@@ -85,29 +75,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(dice) = &args.dice else {
         bail!("give --dice (e.g. --dice 6-4-1) or --all-rolls");
     };
-    let dice: Dice = dice
-        .parse()
+    let found = game
+        .roll_plays(Some(dice))
+        .map_err(anyhow::Error::msg)
         .with_context(|| format!("reading --dice `{dice}`"))?;
-    let found = game.plays_for(dice)?;
-    let texts: Vec<String> = found.plays.iter().map(ToString::to_string).collect();
+    let found = &found[0];
     if args.json {
-        for t in &texts {
+        for t in &found.plays {
             println!("{}", json!({ "play": t }));
         }
         println!(
             "{}",
-            json!({ "plays": texts.len(), "falla": found.falla, "dice": found.dice.to_string() })
+            json!({ "plays": found.plays.len(), "falla": found.falla, "dice": found.roll })
         );
-    } else if found.falla && texts.is_empty() {
+    } else if found.falla && found.plays.is_empty() {
         println!(
             "{}: falla — the dice cannot all be played, so the player on roll loses",
-            found.dice
+            found.roll
         );
     } else {
-        for t in &texts {
+        for t in &found.plays {
             println!("{t}");
         }
-        println!("{} distinct plays", texts.len());
+        println!("{} distinct plays", found.plays.len());
     }
     Ok(ExitCode::SUCCESS)
 }

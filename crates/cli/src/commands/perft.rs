@@ -3,8 +3,7 @@
 
 use super::RuleOptions;
 use anyhow::{bail, Context};
-use libro_catalog::AnyRuleset;
-use libro_core::Ruleset;
+use libro_core::Turn;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -36,33 +35,31 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let AnyRuleset::Chess(rules) = args.rules.load(&args.ruleset)? else {
-        bail!(
-            "perft is defined for chess-family rulesets; `{}` is not one",
-            args.ruleset
-        );
-    };
-    let mut game = match &args.fen {
-        Some(fen) => rules.parse_position(fen).context("reading --fen")?,
-        // The start, after the opening bets where the ruleset has them (Ludii's perft).
-        None => rules.perft_start(),
-    };
+    let rules = args.rules.load(&args.ruleset)?;
+    // The start, after the opening bets where the ruleset has them (Ludii's perft).
+    let mut game = rules
+        .perft_start(args.fen.as_deref())
+        .context("reading --fen")?;
     for text in args.moves.iter().flat_map(|m| m.split_whitespace()) {
-        libro_core::play_text(&mut game, text)
+        let Turn::Seat(seat) = game.turn() else {
+            bail!("playing --moves `{text}`: no seat is to move");
+        };
+        game.play(seat, text)
             .with_context(|| format!("playing --moves `{text}`"))?;
     }
     let start = Instant::now();
-    let nodes = if args.divide {
-        let mut total = 0;
-        for (mv, count) in libro_chess::perft_divide(&game, args.depth) {
+    let Some((nodes, divided)) = game.perft(args.depth, args.divide) else {
+        bail!(
+            "perft counts the moves of games without dice; `{}` has dice (see `libro moves`)",
+            rules.name()
+        );
+    };
+    if args.divide {
+        for (mv, count) in divided {
             println!("{mv}: {count}");
-            total += count;
         }
         println!();
-        total
-    } else {
-        libro_chess::perft(game.rules(), game.position(), args.depth)
-    };
+    }
     let seconds = start.elapsed().as_secs_f64();
     let nps = if seconds > 0.0 {
         (nodes as f64 / seconds).round()

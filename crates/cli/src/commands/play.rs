@@ -5,10 +5,8 @@
 use super::RuleOptions;
 use anyhow::{bail, Context};
 use libro_ai::{Control, Player, PlayerSpec};
-use libro_catalog::AnyRuleset;
-use libro_chess::ChessGame;
-use libro_core::{Game, Heuristic, MoveBuffer, Ruleset, Seat, Turn};
-use libro_tables::TablesGame;
+use libro_core::{Game, Heuristic, MoveBuffer, Seat, Turn};
+use libro_registry::{BoardView, FamilyGame, FamilyRules, GridView, TrackView, Visit};
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -44,50 +42,44 @@ enum Sitter<G: Heuristic> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let color = !args.no_color && std::env::var_os("NO_COLOR").is_none();
-    match args.rules.load(&args.ruleset)? {
-        AnyRuleset::Chess(rules) => {
-            let game = if args.stakes.is_empty() {
-                rules.new_game(args.seed)
-            } else {
-                if args.stakes.len() != rules.seats().len() || args.stakes.contains(&0) {
-                    bail!(
-                        "--stakes needs one positive whole number per seat ({} seats)",
-                        rules.seats().len()
-                    );
-                }
-                ChessGame::with_stakes(&rules, &args.stakes)
-            };
-            play(&rules, game, &args.seats, color)
+    let rules = args.rules.load(&args.ruleset)?;
+    if !args.stakes.is_empty() {
+        let n = rules.seat_names().len();
+        if !rules.has_stakes() {
+            bail!("--stakes is for rulesets with stakes (the four-player game)");
         }
-        AnyRuleset::Tables(rules) => {
-            if !args.stakes.is_empty() {
-                bail!("--stakes is for the four-player chess game");
-            }
-            let game = rules.new_game(args.seed);
-            play(&rules, game, &args.seats, color)
+        if args.stakes.len() != n || args.stakes.contains(&0) {
+            bail!("--stakes needs one positive whole number per seat ({n} seats)");
         }
+    }
+    rules.visit(Session { args: &args, color })
+}
+
+/// A terminal game of a ruleset of any family.
+struct Session<'a> {
+    args: &'a Args,
+    color: bool,
+}
+
+impl Visit for Session<'_> {
+    type Output = anyhow::Result<ExitCode>;
+    fn visit<R: FamilyRules>(self, rules: &[Arc<R>]) -> Self::Output {
+        let rules = &rules[0];
+        let game = if self.args.stakes.is_empty() {
+            rules.new_game(self.args.seed)
+        } else {
+            R::with_stakes(rules, &self.args.stakes).context("this ruleset has no stakes")?
+        };
+        play(rules, game, &self.args.seats, self.color)
     }
 }
 
-/// Draws a game's position for the terminal.
-pub trait Draw: Game {
-    /// The board and everything a player needs to see before moving.
-    fn draw(&self, color: bool) -> String;
-    /// A move in the notation people read (SAN for chess).
-    fn describe(&self, mv: Self::Move) -> String {
-        self.move_text(mv)
-    }
-}
-
-fn play<R: Ruleset>(
+fn play<R: FamilyRules>(
     rules: &Arc<R>,
     mut game: R::Game,
     seat_args: &[String],
     color: bool,
-) -> anyhow::Result<ExitCode>
-where
-    R::Game: Heuristic + Draw,
-{
+) -> anyhow::Result<ExitCode> {
     let names = rules.seat_names();
     let mut sitters: Vec<Sitter<R::Game>> = (0..names.len())
         .map(|i| {
@@ -131,7 +123,7 @@ where
                 );
             }
             Turn::Seat(seat) => {
-                println!("\n{}", game.draw(color));
+                println!("\n{}", draw(&game, &names, color));
                 if let Some(m) = &last {
                     println!("last move: {m}");
                 }
@@ -156,7 +148,7 @@ where
             }
         }
     }
-    println!("\n{}", game.draw(color));
+    println!("\n{}", draw(&game, &names, color));
     let result = game
         .result()
         .context("the game is over but has no result")?;
@@ -219,180 +211,153 @@ fn paint(color: bool, code: &str, text: &str) -> String {
     }
 }
 
-impl Draw for ChessGame {
-    fn draw(&self, color: bool) -> String {
-        let rules = self.rules();
-        let pos = self.position();
-        let board = rules.board();
-        let seats = rules.seats();
-        // Piece colours per seat: two seats white and black; four seats as the Libro names them.
-        let seat_fg = |s: u8| -> &'static str {
-            match seats[usize::from(s)].name.as_str() {
-                "white" => "1;97",
-                "black" => "1;30",
-                "green" => "1;32",
-                "red" => "1;31",
-                _ => "1;34",
-            }
-        };
-        let mut out = String::new();
-        for rank in (0..i32::from(board.ranks)).rev() {
-            let _ = write!(out, "{:>2} ", rank + 1);
-            for file in 0..i32::from(board.files) {
-                let sq = board.square(file, rank).expect("on the board");
-                let bg = if (file + rank) % 2 == 0 {
-                    "48;5;137"
-                } else {
-                    "48;5;180"
-                };
-                let cell = match pos.seat_at(rules, sq) {
-                    None => "   ".to_string(),
-                    Some(s) => {
-                        let types = pos.types_at(rules, sq);
-                        let mut letters: String = (0..8u8)
-                            .filter(|t| types & (1 << t) != 0)
-                            .map(|t| rules.pieces()[usize::from(t)].letter)
-                            .collect();
-                        if seats.len() == 2 && s == 1 {
-                            letters = letters.to_lowercase();
-                        }
-                        let text = format!("{letters:^3}");
-                        if color {
-                            format!("\x1b[{};{bg}m{text}", seat_fg(s))
-                        } else {
-                            text
-                        }
-                    }
-                };
-                if color && pos.seat_at(rules, sq).is_none() {
-                    let _ = write!(out, "\x1b[{bg}m{cell}");
-                } else {
-                    out.push_str(&cell);
-                }
-            }
-            if color {
-                out.push_str("\x1b[0m");
-            }
-            out.push('\n');
-        }
-        out.push_str("   ");
-        for file in 0..board.files {
-            let _ = write!(out, " {} ", char::from(b'a' + file));
-        }
-        out.push('\n');
-        if let Some(Seat(s)) = self.seat_to_move() {
-            let name = &seats[usize::from(s)].name;
-            let _ = write!(out, "{} to move", paint(color, seat_fg(s), name));
-            if pos.in_check(rules, s) {
-                out.push_str(" — in check");
-            }
-            out.push('\n');
-        }
-        if seats.len() > 2 {
-            let stakes = self.stakes();
-            let paid = self.paid();
-            for (i, seat) in seats.iter().enumerate() {
-                let s = i as u8;
-                let status = if pos.is_active(s) {
-                    let target = &seats[usize::from(pos.next_active(seats.len(), s))].name;
-                    format!("captures {target}")
-                } else {
-                    "out".to_string()
-                };
-                let stake = stakes[i].map_or("to bet".to_string(), |v| v.to_string());
-                let _ = writeln!(
-                    out,
-                    "  {:6} {status:16} stake {stake:>3}  paid {:>4}",
-                    paint(color, seat_fg(s), &seat.name),
-                    paid[i]
-                );
-            }
-            let _ = writeln!(out, "  pot {}", self.pot());
-        }
-        if let Some(why) = self.forced_capture_explanation() {
-            let _ = writeln!(out, "{}", paint(color, "33", &why));
-        }
-        out
+/// The position and everything a player needs to see before moving, drawn from the
+/// registry's board view.
+fn draw<G: FamilyGame>(game: &G, seats: &[String], color: bool) -> String {
+    let mut out = match game.view() {
+        BoardView::Grid(view) => draw_grid(&view, seats, color),
+        BoardView::Track(view) => draw_track(&view, seats, color),
+    };
+    if let Some(why) = game.forced_note() {
+        let _ = writeln!(out, "{}", paint(color, "33", &why));
     }
+    out
+}
 
-    fn describe(&self, mv: Self::Move) -> String {
-        format!("{} ({})", self.san(mv), self.move_text(mv))
+/// A seat's piece colour: two seats white and black; four seats as the Libro names them.
+fn seat_fg(name: &str) -> &'static str {
+    match name {
+        "white" => "1;97",
+        "black" => "1;30",
+        "green" => "1;32",
+        "red" => "1;31",
+        _ => "1;34",
     }
 }
 
-impl Draw for TablesGame {
-    fn draw(&self, color: bool) -> String {
-        let board = self.board();
-        let rules = self.rules();
-        // Drawn from the first seat's side: its point p is the other seat's point 25 - p.
-        let cell = |p: u8| -> String {
-            let mine = board.count(0, p);
-            let theirs = board.count(1, 25 - p);
-            match (mine, theirs) {
-                (0, 0) => paint(color, "2", "  . "),
-                (n, 0) => paint(
-                    color,
-                    "1;97",
-                    &format!(
-                        "{:>3}{}",
-                        n,
-                        rules
-                            .seat_name(0)
-                            .chars()
-                            .next()
-                            .unwrap_or('W')
-                            .to_ascii_uppercase()
-                    ),
-                ),
-                (0, n) => paint(
-                    color,
-                    "1;31",
-                    &format!(
-                        "{:>3}{}",
-                        n,
-                        rules
-                            .seat_name(1)
-                            .chars()
-                            .next()
-                            .unwrap_or('B')
-                            .to_ascii_uppercase()
-                    ),
-                ),
-                (a, b) => format!("{a}/{b}?"),
-            }
-        };
-        let mut out = String::new();
-        let top: Vec<u8> = (13..=24).collect();
-        let bottom: Vec<u8> = (1..=12).rev().collect();
-        for row in [&top, &bottom] {
-            for (i, &p) in row.iter().enumerate() {
-                if i == 6 {
-                    out.push_str(" |");
+/// A board of squares, the last rank on top.
+fn draw_grid(view: &GridView, seats: &[String], color: bool) -> String {
+    const FILES: &[u8] = b"abcdefghijklmnop";
+    let mut out = String::new();
+    for rank in (0..view.ranks).rev() {
+        let _ = write!(out, "{:>2} ", rank + 1);
+        for file in 0..view.files {
+            let name = format!("{}{}", char::from(FILES[usize::from(file)]), rank + 1);
+            let bg = if (file + rank) % 2 == 0 {
+                "48;5;137"
+            } else {
+                "48;5;180"
+            };
+            match view.squares.iter().find(|s| s.sq == name) {
+                None if color => {
+                    let _ = write!(out, "\x1b[{bg}m   ");
                 }
-                let _ = write!(out, " {p:>3}");
-            }
-            out.push('\n');
-            for (i, &p) in row.iter().enumerate() {
-                if i == 6 {
-                    out.push_str(" |");
+                None => out.push_str("   "),
+                Some(occ) => {
+                    let mut letters: String = occ.pieces.concat();
+                    if seats.len() == 2 && occ.seat == 1 {
+                        letters = letters.to_lowercase();
+                    }
+                    let text = format!("{letters:^3}");
+                    if color {
+                        let fg = seat_fg(&seats[usize::from(occ.seat)]);
+                        let _ = write!(out, "\x1b[{fg};{bg}m{text}");
+                    } else {
+                        out.push_str(&text);
+                    }
                 }
-                let _ = write!(out, "{}", cell(p));
             }
-            out.push_str("\n\n");
         }
-        for s in 0..2 {
+        if color {
+            out.push_str("\x1b[0m");
+        }
+        out.push('\n');
+    }
+    out.push_str("   ");
+    for file in 0..view.files {
+        let _ = write!(out, " {} ", char::from(FILES[usize::from(file)]));
+    }
+    out.push('\n');
+    let mover = usize::from(view.to_move);
+    if view.active.get(mover) == Some(&true) {
+        let _ = write!(
+            out,
+            "{} to move",
+            paint(color, seat_fg(&seats[mover]), &seats[mover])
+        );
+        let in_check = view
+            .squares
+            .iter()
+            .any(|s| usize::from(s.seat) == mover && view.check.contains(&s.sq));
+        if in_check {
+            out.push_str(" — in check");
+        }
+        out.push('\n');
+    }
+    if let Some(stakes) = &view.stakes {
+        for (i, seat) in seats.iter().enumerate() {
+            let status = if view.active[i] {
+                format!("captures {}", seats[usize::from(stakes.targets[i])])
+            } else {
+                "out".to_string()
+            };
+            let stake = stakes.stakes[i].map_or("to bet".to_string(), |v| v.to_string());
             let _ = writeln!(
                 out,
-                "{}: {} on the bar, {} borne off",
-                rules.seat_name(s),
-                board.count(s, libro_tables::BAR),
-                board.count(s, libro_tables::OFF)
+                "  {:6} {status:16} stake {stake:>3}  paid {:>4}",
+                paint(color, seat_fg(seat), seat),
+                stakes.paid[i]
             );
         }
-        let _ = writeln!(out, "(points numbered from {}'s side)", rules.seat_name(0));
-        if let libro_tables::Phase::Move(s, dice) = self.phase() {
-            let _ = writeln!(out, "{} to play {dice}", rules.seat_name(s.index()));
-        }
-        out
+        let _ = writeln!(out, "  pot {}", stakes.pot);
     }
+    out
+}
+
+/// A tables board from the first seat's side: points 13 to 24 on top, 12 to 1 below.
+fn draw_track(view: &TrackView, seats: &[String], color: bool) -> String {
+    let initial = |s: usize| seats[s].chars().next().unwrap_or('?').to_ascii_uppercase();
+    let cell = |p: usize| -> String {
+        match view.points.get(p - 1).copied().flatten() {
+            None => paint(color, "2", "  . "),
+            Some([seat, n]) => paint(
+                color,
+                if seat == 0 { "1;97" } else { "1;31" },
+                &format!("{n:>3}{}", initial(usize::from(seat))),
+            ),
+        }
+    };
+    let half = view.points.len() / 2;
+    let top: Vec<usize> = (half + 1..=view.points.len()).collect();
+    let bottom: Vec<usize> = (1..=half).rev().collect();
+    let mut out = String::new();
+    for row in [&top, &bottom] {
+        for (i, &p) in row.iter().enumerate() {
+            if i == 6 {
+                out.push_str(" |");
+            }
+            let _ = write!(out, " {p:>3}");
+        }
+        out.push('\n');
+        for (i, &p) in row.iter().enumerate() {
+            if i == 6 {
+                out.push_str(" |");
+            }
+            out.push_str(&cell(p));
+        }
+        out.push_str("\n\n");
+    }
+    for (s, name) in seats.iter().enumerate().take(2) {
+        let _ = writeln!(
+            out,
+            "{name}: {} on the bar, {} borne off",
+            view.bar[s], view.off[s]
+        );
+    }
+    let _ = writeln!(out, "(points numbered from {}'s side)", seats[0]);
+    if let (Some(s), "move") = (view.seat, view.phase.as_str()) {
+        let dice: Vec<String> = view.dice.iter().map(ToString::to_string).collect();
+        let _ = writeln!(out, "{} to play {}", seats[usize::from(s)], dice.join("-"));
+    }
+    out
 }

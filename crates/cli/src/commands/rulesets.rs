@@ -16,8 +16,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = args.check {
-        let text = libro_catalog::read_file(&path)?;
-        return match libro_catalog::load_text(&text, &path, &[]) {
+        let text = libro_registry::read_file(&path)?;
+        return match libro_registry::load_text(&text, &path, &[]) {
             Ok(rules) => {
                 println!("{path}: ok ({})", rules.name());
                 Ok(ExitCode::SUCCESS)
@@ -31,7 +31,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(name) = args.name {
         return show(&name);
     }
-    let headers = libro_catalog::shipped();
+    let headers = libro_registry::shipped();
     let width = headers.iter().map(|h| h.name.len()).max().unwrap_or(0);
     for h in headers {
         if args.json {
@@ -48,30 +48,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// One ruleset's options, each explained with where its value comes from.
 fn show(name: &str) -> anyhow::Result<ExitCode> {
-    let rules = libro_catalog::load(name, &[])?;
+    let rules = libro_registry::load(name, &[])?;
     println!("{name}: seats {}", rules.seat_names().join(", "));
-    match rules {
-        libro_catalog::AnyRuleset::Chess(r) => {
-            println!("{} — {}", r.title(), r.source());
-            for o in r.options() {
-                println!(
-                    "  {} = {}  ({})\n      {} [{}]",
-                    o.name, o.value, o.allowed, o.explanation, o.source
-                );
-            }
-        }
-        libro_catalog::AnyRuleset::Tables(r) => {
-            for o in r.options() {
-                println!(
-                    "  {} = {}  ({})\n      {} [{}]",
-                    o.name,
-                    o.value,
-                    o.allowed.join(" | "),
-                    o.explanation,
-                    o.source
-                );
-            }
-        }
+    println!("{} — {}", rules.title(), rules.source());
+    match rules.geometry() {
+        libro_registry::Geometry::Grid { files, ranks } => println!("board: {files}x{ranks}"),
+        libro_registry::Geometry::Track { points } => println!("board: {points} points"),
+    }
+    for p in rules.pieces() {
+        println!("  {} {} ({})", p.letter, p.name, p.betza);
+    }
+    for o in rules.options() {
+        println!(
+            "  {} = {}  ({})\n      {} [{}]",
+            o.name,
+            o.value,
+            o.kind.allowed(),
+            o.explanation,
+            o.source
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

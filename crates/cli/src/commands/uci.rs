@@ -11,23 +11,19 @@
 //! an earlier position.
 
 use anyhow::Context;
-use libro::uci_text::{go_limits, option_words, read_position, write_move};
+use libro::uci_text::{go_limits, option_words, read_position};
 use libro_ai::{
     AiSettings, Clock, Control, Limits, Player, PlayerKind, PlayerSpec, SearchConfig, Searcher,
     MAX_HASH_MB, MAX_LEVEL,
 };
-use libro_catalog::AnyRuleset;
-use libro_chess::options::{OptionKind, SPECS};
-use libro_chess::ChessRules;
-use libro_core::{Game, Ruleset};
+use libro_core::Ruleset;
+use libro_registry::{FamilyRules, OptionKind, UciGame, VisitUci};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
-
-type ChessGame = <ChessRules as Ruleset>::Game;
 
 #[derive(clap::Args)]
 pub struct Args {}
@@ -43,77 +39,101 @@ const REFEREE_OPTIONS: [(&str, &str); 2] = [("no_progress_plies", "0"), ("max_pl
 const HIDDEN_OPTIONS: [&str; 3] = ["no_progress_plies", "max_plies", "repetition"];
 
 /// What a search thread hands back when it ends: the search memory, kept between moves.
-type SearchThread = JoinHandle<Searcher<ChessGame>>;
+type SearchThread<G> = JoinHandle<Searcher<G>>;
 
 /// The engine's state between commands.
-struct Engine {
+struct Engine<G: UciGame> {
     out: Arc<Mutex<std::io::Stdout>>,
     variants: Vec<String>,
     variant: String,
     overrides: Vec<(String, String)>,
-    rules: Arc<ChessRules>,
-    game: ChessGame,
+    rules: Arc<G::Rules>,
+    game: G,
     /// Why the last `position` could not be set; `go` searches nothing until one is.
     no_position: Option<String>,
     hash_mb: usize,
     skill: u8,
-    searcher: Option<Searcher<ChessGame>>,
-    running: Option<(SearchThread, Arc<AtomicBool>)>,
+    searcher: Option<Searcher<G>>,
+    running: Option<(SearchThread<G>, Arc<AtomicBool>)>,
 }
 
 pub fn run(_: Args) -> anyhow::Result<ExitCode> {
-    let variants: Vec<String> = libro_catalog::shipped()
+    let variants: Vec<String> = libro_registry::shipped()
         .into_iter()
-        .filter(|h| h.family == "chess")
-        .filter(|h| matches!(libro_catalog::load(&h.name, &[]), Ok(AnyRuleset::Chess(r)) if r.seats().len() == 2))
+        .filter(|h| libro_registry::load(&h.name, &[]).is_ok_and(|r| r.speaks_uci()))
         .map(|h| h.name)
         .collect();
     let variant = if variants.iter().any(|v| v == "acedrex") {
         "acedrex".to_string()
     } else {
-        variants[0].clone()
+        variants
+            .first()
+            .context("no shipped ruleset speaks UCI")?
+            .clone()
     };
-    let rules = load_chess(&variant, &[])?;
-    let game = rules.new_game(0);
-    let mut engine = Engine {
-        out: Arc::new(Mutex::new(std::io::stdout())),
-        variants,
-        variant,
-        overrides: Vec::new(),
-        rules,
-        game,
-        no_position: None,
-        hash_mb: DEFAULT_HASH_MB,
-        skill: MAX_LEVEL,
-        searcher: None,
-        running: None,
-    };
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let line = line.context("reading standard input")?;
-        if !engine.command(line.trim()) {
-            break;
-        }
-    }
-    engine.stop();
-    Ok(ExitCode::SUCCESS)
+    let rules = libro_registry::load(&variant, &referee(&[]))?;
+    rules.visit_uci(Start { variants, variant })?
 }
 
-/// Loads a two-player chess ruleset with the GUI's options, the referee's options last.
-fn load_chess(name: &str, overrides: &[(String, String)]) -> anyhow::Result<Arc<ChessRules>> {
+/// Starts the engine on the first variant's family.
+struct Start {
+    variants: Vec<String>,
+    variant: String,
+}
+
+impl VisitUci for Start {
+    type Output = anyhow::Result<ExitCode>;
+    fn visit<G: UciGame>(self, rules: &Arc<G::Rules>) -> Self::Output {
+        let game = rules.new_game(0);
+        let mut engine = Engine::<G> {
+            out: Arc::new(Mutex::new(std::io::stdout())),
+            variants: self.variants,
+            variant: self.variant,
+            overrides: Vec::new(),
+            rules: rules.clone(),
+            game,
+            no_position: None,
+            hash_mb: DEFAULT_HASH_MB,
+            skill: MAX_LEVEL,
+            searcher: None,
+            running: None,
+        };
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            let line = line.context("reading standard input")?;
+            if !engine.command(line.trim()) {
+                break;
+            }
+        }
+        engine.stop();
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// The GUI's options with the referee's options last.
+fn referee(overrides: &[(String, String)]) -> Vec<(String, String)> {
     let mut overrides = overrides.to_vec();
     overrides.extend(
         REFEREE_OPTIONS
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string())),
     );
-    match libro_catalog::load(name, &overrides)? {
-        AnyRuleset::Chess(r) if r.seats().len() == 2 => Ok(r),
-        _ => anyhow::bail!("`{name}` is not a two-player chess ruleset"),
+    overrides
+}
+
+/// Loads a UCI ruleset of the engine's family with the GUI's options, the referee's last.
+fn load_uci<G: UciGame>(
+    name: &str,
+    overrides: &[(String, String)],
+) -> anyhow::Result<Arc<G::Rules>> {
+    let rules = libro_registry::load(name, &referee(overrides))?;
+    match rules.downcast::<G::Rules>() {
+        Some(r) if rules.speaks_uci() => Ok(r),
+        _ => anyhow::bail!("`{name}` is not a variant this engine plays over UCI"),
     }
 }
 
-impl Engine {
+impl<G: UciGame> Engine<G> {
     fn say(&self, line: &str) {
         let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
         // A closed standard output leaves nobody to tell; the engine carries on until `quit`.
@@ -143,7 +163,7 @@ impl Engine {
             }
             "position" => {
                 self.stop();
-                match read_position(&self.rules, &rest) {
+                match read_position::<G>(&self.rules, &rest) {
                     Ok(game) => {
                         self.game = game;
                         self.no_position = None;
@@ -182,15 +202,12 @@ impl Engine {
         self.say(&format!(
             "option name Skill Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
         ));
-        for info in self.rules.options() {
-            let Some(spec) = SPECS.iter().find(|s| s.name == info.name) else {
-                continue;
-            };
-            if spec.multi_seat || HIDDEN_OPTIONS.contains(&spec.name) {
+        for info in FamilyRules::options(self.rules.as_ref()) {
+            if info.multi_seat || HIDDEN_OPTIONS.contains(&info.name.as_str()) {
                 continue;
             }
-            let line = match spec.kind {
-                OptionKind::Choice(values) => {
+            let line = match &info.kind {
+                OptionKind::Choice { values } => {
                     let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
                     format!(
                         "option name {} type combo default {}{vars}",
@@ -219,7 +236,7 @@ impl Engine {
         self.stop();
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
-                self.rules = load_chess(value, &[])?;
+                self.rules = load_uci::<G>(value, &[])?;
                 self.variant = value.to_string();
                 self.overrides.clear();
                 self.game = self.rules.new_game(0);
@@ -254,7 +271,7 @@ impl Engine {
                 let mut overrides = self.overrides.clone();
                 overrides.retain(|(k, _)| k != name);
                 overrides.push((name.to_string(), value.to_string()));
-                self.rules = load_chess(&self.variant, &overrides)?;
+                self.rules = load_uci::<G>(&self.variant, &overrides)?;
                 self.overrides = overrides;
                 self.game = self.rules.new_game(0);
                 self.no_position = None;
@@ -307,7 +324,7 @@ impl Engine {
             } else {
                 searcher
                     .search_with_info(&game, &limits, &control, &mut |info| {
-                        say(info.uci_with(&game, write_move))
+                        say(info.uci_with(&game, |g: &G, m| g.write_uci_move(m)))
                     })
                     .map(|r| r.best)
             };
@@ -315,7 +332,7 @@ impl Engine {
                 std::thread::sleep(Duration::from_millis(5));
             }
             match best {
-                Some(mv) => say(format!("bestmove {}", write_move(&game, mv))),
+                Some(mv) => say(format!("bestmove {}", game.write_uci_move(mv))),
                 None => say("bestmove (none)".to_string()),
             }
             searcher

@@ -1,0 +1,338 @@
+//! The chess family in the registry: its rulesets described, its positions viewed as grids,
+//! its moves given action ids, and the UCI notation GUIs use.
+
+use crate::family::{
+    FamilyGame, FamilyRules, Geometry, Ledger, OptionInfo, OptionKind, PieceInfo, UciGame,
+};
+use crate::view::{BoardView, GridView, SquareView, StakesView};
+use libro_chess::options as chess_options;
+use libro_chess::{notation, ChessGame, ChessRules, Move};
+use libro_core::{Game, Ruleset};
+use std::sync::Arc;
+
+impl FamilyRules for ChessRules {
+    type Played = ChessGame;
+    const FAMILY: &'static str = "chess";
+
+    fn title(&self) -> &str {
+        ChessRules::title(self)
+    }
+    fn source(&self) -> &str {
+        ChessRules::source(self)
+    }
+    fn options(&self) -> Vec<OptionInfo> {
+        ChessRules::options(self)
+            .into_iter()
+            .filter_map(|o| {
+                let spec = chess_options::spec(o.name)?;
+                Some(OptionInfo {
+                    name: o.name.to_string(),
+                    value: o.value,
+                    kind: match spec.kind {
+                        chess_options::OptionKind::Choice(values) => OptionKind::Choice {
+                            values: values.iter().map(|v| v.to_string()).collect(),
+                        },
+                        chess_options::OptionKind::Bool => OptionKind::Bool,
+                        chess_options::OptionKind::Number { min } => OptionKind::Number { min },
+                    },
+                    explanation: o.explanation.to_string(),
+                    source: o.source,
+                    multi_seat: spec.multi_seat,
+                })
+            })
+            .collect()
+    }
+    fn pieces(&self) -> Vec<PieceInfo> {
+        ChessRules::pieces(self)
+            .iter()
+            .map(|p| PieceInfo {
+                letter: p.letter.to_string(),
+                name: p.name.clone(),
+                betza: p.betza.clone(),
+            })
+            .collect()
+    }
+    fn geometry(&self) -> Geometry {
+        let b = self.board();
+        Geometry::Grid {
+            files: b.files,
+            ranks: b.ranks,
+        }
+    }
+    fn canonical(&self) -> String {
+        ChessRules::canonical(self)
+    }
+    fn num_distinct_actions(&self) -> u64 {
+        let squares = self.board().squares() as u64;
+        let types = self.pieces().len() as u64;
+        // A pass, 101 bets, then (from, to, piece, phantom or not).
+        1 + BETS + squares * squares * types * 2
+    }
+    fn has_stakes(&self) -> bool {
+        self.seats().len() > 2
+    }
+    fn with_stakes(self: &Arc<Self>, stakes: &[u32]) -> Option<ChessGame> {
+        (self.seats().len() > 2 && stakes.len() == self.seats().len())
+            .then(|| ChessGame::with_stakes(self, stakes))
+    }
+}
+
+/// Bets run from 0 to 100 (the four-player game's opening under Ludii's reading).
+const BETS: u64 = 101;
+
+impl FamilyGame for ChessGame {
+    fn view(&self) -> BoardView {
+        BoardView::Grid(grid_view(self))
+    }
+    fn describe(&self, mv: Move) -> String {
+        self.san(mv)
+    }
+    fn action(&self, mv: Move) -> u64 {
+        if mv.is_pass() {
+            return 0;
+        }
+        if let Some(amount) = mv.bet_amount() {
+            return 1 + u64::from(amount);
+        }
+        let r = self.rules();
+        let squares = r.board().squares() as u64;
+        let types = r.pieces().len() as u64;
+        let board_move = (mv.from().index() as u64 * squares + mv.to().index() as u64) * types
+            + u64::from(mv.piece());
+        1 + BETS + board_move * 2 + u64::from(mv.is_phantom())
+    }
+    fn forced_note(&self) -> Option<String> {
+        self.forced_capture_explanation()
+    }
+    fn perft(&self, depth: u32, divide: bool) -> Option<(u64, Vec<(String, u64)>)> {
+        Some(if divide {
+            let lines = libro_chess::perft_divide(self, depth);
+            (lines.iter().map(|(_, n)| n).sum(), lines)
+        } else {
+            (
+                libro_chess::perft(self.rules(), self.position(), depth),
+                Vec::new(),
+            )
+        })
+    }
+    fn ledger(&self) -> Option<Ledger> {
+        (self.num_seats() > 2).then(|| Ledger {
+            paid: self.paid().into_iter().map(|p| p as f64).collect(),
+            balances: self.balances(),
+        })
+    }
+}
+
+/// The grid view of a chess position.
+fn grid_view(g: &ChessGame) -> GridView {
+    let r = g.rules();
+    let pos = g.position();
+    let board = r.board();
+    let mut squares = Vec::new();
+    for rank in 0..i32::from(board.ranks) {
+        for file in 0..i32::from(board.files) {
+            let Some(sq) = board.square(file, rank) else {
+                continue;
+            };
+            let Some(seat) = pos.seat_at(r, sq) else {
+                continue;
+            };
+            let types = pos.types_at(r, sq);
+            // Bottom first: pawns under the piece sharing their square, as set up.
+            let mut letters: Vec<(bool, String)> = (0..r.pieces().len())
+                .filter(|t| types >> t & 1 != 0)
+                .map(|t| (!r.pieces()[t].is_pawn(), r.pieces()[t].letter.to_string()))
+                .collect();
+            letters.sort();
+            squares.push(SquareView {
+                sq: sq.to_string(),
+                seat,
+                pieces: letters.into_iter().map(|(_, l)| l).collect(),
+            });
+        }
+    }
+    let n = r.seats().len();
+    let check: Vec<String> = (0..n as u8)
+        .filter(|&s| pos.is_active(s) && pos.in_check(r, s))
+        .filter_map(|s| pos.king_square(r, s).map(|k| k.to_string()))
+        .collect();
+    let active: Vec<bool> = (0..n as u8).map(|s| pos.is_active(s)).collect();
+    let stakes = (n > 2).then(|| StakesView {
+        stakes: g.stakes(),
+        paid: g.paid(),
+        pot: g.pot(),
+        balances: g.balances(),
+        out: g.eliminated().to_vec(),
+        targets: (0..n as u8).map(|s| pos.next_active(n, s)).collect(),
+    });
+    GridView {
+        position: g.to_string(),
+        files: board.files,
+        ranks: board.ranks,
+        squares,
+        check,
+        active,
+        to_move: pos.to_move(),
+        stakes,
+    }
+}
+
+impl UciGame for ChessGame {
+    type Rules = ChessRules;
+
+    /// Reads a FEN in libro's piece letters or, failing that, in the GUI's (`uci_letter`).
+    fn from_fen(rules: &Arc<ChessRules>, fen: &str) -> Result<ChessGame, String> {
+        let first_try = match rules.parse_position(fen) {
+            Ok(game) => return Ok(game),
+            Err(e) => e.to_string(),
+        };
+        let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
+        let translated: String = board
+            .chars()
+            .map(|c| {
+                let piece = rules
+                    .pieces()
+                    .iter()
+                    .find(|p| p.uci_letter == c.to_ascii_uppercase());
+                match piece {
+                    Some(p) if c.is_ascii_lowercase() => p.letter.to_ascii_lowercase(),
+                    Some(p) => p.letter,
+                    None => c,
+                }
+            })
+            .collect();
+        if translated == board {
+            return Err(first_try);
+        }
+        rules
+            .parse_position(&format!("{translated} {rest}"))
+            .map_err(|_| first_try)
+    }
+
+    /// Reads a move in libro's notation or as GUIs write a promotion (`c7c8q`, the promoted
+    /// piece's `uci_letter`).
+    fn read_uci_move(&self, text: &str) -> Result<Move, String> {
+        let error = match self.parse_move(text) {
+            Ok(mv) => return Ok(mv),
+            Err(e) => e.to_string(),
+        };
+        let suffix = text.chars().last().filter(|c| c.is_ascii_alphabetic());
+        let squares = suffix.map(|c| &text[..text.len() - c.len_utf8()]);
+        if let (Some(letter), Some(Ok(mv))) = (suffix, squares.map(|t| self.parse_move(t))) {
+            let rules = self.rules();
+            if let Some(p) = notation::promotion(rules, self.position(), mv) {
+                if rules.pieces()[p as usize].uci_letter == letter.to_ascii_uppercase() {
+                    return Ok(mv);
+                }
+            }
+        }
+        Err(error)
+    }
+
+    /// Writes a move as GUIs read it: libro's coordinates, with the promoted piece's
+    /// `uci_letter` in lower case after a promotion (`c7c8q`), and a `+` after the first move
+    /// of a piece whose ruleset says `uci_marks_first_move` (the acedrex fers: `d1d3+`).
+    fn write_uci_move(&self, mv: Move) -> String {
+        let mut text = self.move_text(mv);
+        let rules = self.rules();
+        if let Some(p) = notation::promotion(rules, self.position(), mv) {
+            text.push(rules.pieces()[p as usize].uci_letter.to_ascii_lowercase());
+        } else if mv.is_board_move()
+            && rules.pieces()[mv.piece() as usize].uci_marks_first_move
+            && self.position().is_unmoved(mv.from())
+        {
+            text.push('+');
+        }
+        text
+    }
+
+    fn is_repetition(&self) -> bool {
+        ChessGame::is_repetition(self)
+    }
+
+    fn forget_repetitions(&mut self) {
+        ChessGame::forget_repetitions(self)
+    }
+}
+
+/// Whether a chess ruleset can be played over UCI: two seats.
+pub(crate) fn speaks_uci(rules: &ChessRules) -> bool {
+    rules.seats().len() == 2
+}
+
+/// Every option spec of the family, to check [`FamilyRules::options`] covers them.
+#[cfg(test)]
+pub(crate) fn spec_names() -> Vec<&'static str> {
+    chess_options::SPECS.iter().map(|s| s.name).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(name: &str) -> ChessGame {
+        let rules = crate::load(name, &[]).unwrap();
+        rules.downcast::<ChessRules>().unwrap().new_game(0)
+    }
+
+    #[test]
+    fn the_acedrex_fers_first_move_is_written_as_fairy_stockfish_writes_it() {
+        // Fairy-Stockfish's acedrex (its variants.ini) models the unmoved fers as a piece
+        // that promotes when it first moves: `d1d3+` for the leap, `d1e2+` for a step. Other
+        // first moves and later fers moves carry no mark.
+        let mut game = start("acedrex");
+        for (text, written) in [("e2e3", "e2e3"), ("e7e6", "e7e6"), ("d1d3", "d1d3+")] {
+            let mv = game.read_uci_move(text).unwrap();
+            assert_eq!(game.write_uci_move(mv), written);
+            game.play(mv);
+        }
+        let mv = game.read_uci_move("d8e7+").unwrap();
+        assert_eq!(game.write_uci_move(mv), "d8e7+");
+        game.play(mv);
+        let mv = game.read_uci_move("d3e4").unwrap();
+        assert_eq!(game.write_uci_move(mv), "d3e4", "the fers has moved");
+        // Shatranj's fers has no first-move right and no mark.
+        let mut shatranj = start("shatranj");
+        for text in ["d2d3", "d7d6", "e1d2"] {
+            let mv = shatranj.read_uci_move(text).unwrap();
+            assert_eq!(shatranj.write_uci_move(mv), text);
+            shatranj.play(mv);
+        }
+    }
+
+    #[test]
+    fn action_ids_are_distinct_and_within_the_declared_range() {
+        // Twenty plies of the first legal move: at every position the legal moves have
+        // distinct ids, all below num_distinct_actions.
+        for name in ["acedrex", "cuatro-tiempos", "short-assize-ludii"] {
+            let rules = crate::load(name, &[]).unwrap();
+            let chess = rules.downcast::<ChessRules>().unwrap();
+            let limit = FamilyRules::num_distinct_actions(chess.as_ref());
+            let mut game = chess.new_game(0);
+            for _ in 0..20 {
+                let mut list = libro_chess::MoveList::new();
+                game.legal_moves(&mut list);
+                let ids: std::collections::HashSet<u64> =
+                    list.as_slice().iter().map(|&m| game.action(m)).collect();
+                assert_eq!(ids.len(), list.as_slice().len(), "{name}: ids collide");
+                assert!(ids.iter().all(|&id| id < limit), "{name}");
+                let Some(&mv) = list.as_slice().first() else {
+                    break;
+                };
+                game.play(mv);
+            }
+        }
+    }
+
+    #[test]
+    fn every_option_of_the_family_is_described() {
+        let rules = crate::load("cuatro-tiempos", &[]).unwrap();
+        let described: Vec<String> = rules.options().into_iter().map(|o| o.name).collect();
+        for name in spec_names() {
+            assert!(
+                described.iter().any(|d| d == name),
+                "{name} is not described"
+            );
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! The registry: every shipped file loads into its family, names match file names, and bad
+//! names, families and overrides are refused with a reason.
+
+use libro_core::Turn;
+use libro_registry::{load, load_text, parse_overrides, shipped, RegistryError, SHIPPED};
+
+#[test]
+fn every_shipped_ruleset_loads_under_its_file_name() {
+    assert!(
+        SHIPPED.len() >= 8,
+        "the five games, shatranj and the Ludii profiles are shipped"
+    );
+    for header in shipped() {
+        let rules = load(&header.name, &[]).unwrap_or_else(|e| panic!("{}: {e}", header.name));
+        assert_eq!(rules.name(), header.name);
+        assert!(
+            !header.source.trim().is_empty(),
+            "{} names no source",
+            header.name
+        );
+        let game = rules.new_game(1);
+        assert_ne!(game.turn(), Turn::Over, "{} starts finished", header.name);
+        assert_eq!(game.num_seats(), rules.seat_names().len());
+        let again = rules
+            .parse_position(&game.position())
+            .expect("the start position reads back");
+        assert_eq!(again.position(), game.position());
+    }
+}
+
+#[test]
+fn families_are_dispatched_by_the_family_key() {
+    assert_eq!(load("acedrex", &[]).unwrap().family(), "chess");
+    assert_eq!(load("fallas", &[]).unwrap().family(), "tables");
+    let err = load_text(
+        "family = \"mancala\"\nname = \"x\"\ntitle = \"X\"\nsource = \"s\"\n",
+        "x.toml",
+        &[],
+    )
+    .err()
+    .unwrap();
+    assert!(matches!(err, RegistryError::UnknownFamily { .. }), "{err}");
+    let err = load_text("name = \"x\"\n", "x.toml", &[]).err().unwrap();
+    assert!(
+        err.to_string().contains("x.toml") && err.to_string().contains("family"),
+        "{err}"
+    );
+}
+
+#[test]
+fn unknown_names_list_the_known_ones() {
+    let err = load("chaturanga", &[]).err().unwrap().to_string();
+    assert!(
+        err.contains("chaturanga") && err.contains("acedrex") && err.contains("fallas"),
+        "{err}"
+    );
+}
+
+#[test]
+fn overrides_reach_the_family_and_bad_ones_are_refused() {
+    let o = parse_overrides(&["pawn_double_step=first-move".into()]).unwrap();
+    assert!(load("acedrex", &o).is_ok());
+    let bad = parse_overrides(&["pawn_double_step=sometimes".into()]).unwrap();
+    let err = load("acedrex", &bad).err().unwrap().to_string();
+    assert!(err.contains("sometimes"), "{err}");
+    assert!(parse_overrides(&["no-equals-sign".into()]).is_err());
+    assert!(parse_overrides(&["=value".into()]).is_err());
+}
+
+#[test]
+fn text_games_refuse_other_seats_and_bad_moves_without_changing() {
+    let rules = load("acedrex", &[]).unwrap();
+    let mut game = rules.new_game(0);
+    let before = game.position();
+    let black = libro_core::Seat(1);
+    let white = libro_core::Seat(0);
+    assert!(matches!(
+        game.play(black, "e7e6"),
+        Err(libro_registry::PlayError::NotYourTurn { .. })
+    ));
+    assert!(game.play(white, "e2e5").is_err());
+    assert!(game.play(white, "zz").is_err());
+    assert_eq!(game.position(), before);
+    assert_eq!(game.play(white, "e2e4").unwrap(), "e2e4");
+    assert_ne!(game.position(), before);
+}
+
+#[test]
+fn tables_games_roll_from_their_seed_and_take_dictated_dice() {
+    let rules = load("fallas", &[]).unwrap();
+    let mut a = rules.new_game(42);
+    let mut b = rules.new_game(42);
+    while a.turn() == Turn::Chance && a.ply() < 10 {
+        assert_eq!(
+            a.roll().unwrap(),
+            b.roll().unwrap(),
+            "the same seed gives the same dice"
+        );
+    }
+    let mut c = rules.new_game(42);
+    assert!(c.apply_chance("not dice").is_err());
+    let outcomes = c.chance_outcomes();
+    let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    let first = outcomes[0].0.clone();
+    assert_eq!(c.apply_chance(&first).unwrap(), first);
+}
+
+#[test]
+fn action_ids_name_the_same_moves_as_text_in_every_shipped_ruleset() {
+    // Random play through action ids: at every decision each legal action names a legal
+    // move, reading that move back gives the same id, and playing the action plays it.
+    use libro_core::Seat;
+    for header in shipped() {
+        let rules = load(&header.name, &[]).unwrap();
+        let limit = rules.num_distinct_actions();
+        let mut game = rules.new_game(5);
+        let mut decisions = 0;
+        for ply in 0..60u64 {
+            match game.turn() {
+                Turn::Over => break,
+                Turn::Chance => {
+                    game.roll().unwrap();
+                }
+                Turn::Seat(Seat(s)) => {
+                    let actions = game.legal_actions();
+                    assert_eq!(actions.len(), game.legal_moves().len(), "{}", header.name);
+                    for &a in &actions {
+                        assert!(a < limit, "{}: {a} >= {limit}", header.name);
+                        let text = game.action_text(a).unwrap();
+                        assert_eq!(game.action_of(&text).unwrap(), a, "{}: {text}", header.name);
+                    }
+                    let pick = actions[(ply as usize * 7919) % actions.len()];
+                    let expected = game.action_text(pick).unwrap();
+                    assert_eq!(game.apply_action(Seat(s), pick).unwrap(), expected);
+                    decisions += 1;
+                }
+            }
+        }
+        assert!(decisions > 0, "{}", header.name);
+        // An id that is no legal move is refused and changes nothing.
+        let before = game.position();
+        if let Turn::Seat(s) = game.turn() {
+            assert!(game.apply_action(s, limit).is_err());
+            assert_eq!(game.position(), before);
+        }
+    }
+}
+
+#[test]
+fn every_shipped_ruleset_describes_itself_for_renderers() {
+    for header in shipped() {
+        let rules = load(&header.name, &[]).unwrap();
+        assert_eq!(rules.title(), header.title);
+        assert!(!rules.options().is_empty(), "{}", header.name);
+        for o in rules.options() {
+            if let Some(values) = o.kind.values() {
+                assert!(
+                    values.contains(&o.value),
+                    "{}: {} = {}",
+                    header.name,
+                    o.name,
+                    o.value
+                );
+            }
+        }
+        let game = rules.new_game(1);
+        let view = serde_json::to_value(game.view()).unwrap();
+        match rules.geometry() {
+            libro_registry::Geometry::Grid { files, ranks } => {
+                assert_eq!(view["board"], "grid");
+                assert_eq!(view["files"], files);
+                assert_eq!(view["ranks"], ranks);
+                assert!(!rules.pieces().is_empty());
+            }
+            libro_registry::Geometry::Track { points } => {
+                assert_eq!(view["board"], "track");
+                assert_eq!(
+                    view["points"].as_array().unwrap().len(),
+                    usize::from(points)
+                );
+            }
+        }
+        assert_eq!(game.view().position(), game.position());
+    }
+}
+
+#[test]
+fn front_ends_name_no_family() {
+    // ARCHITECTURE.md: the registry is the only crate that knows the families. The server,
+    // the lab and the CLI depend on it and on libro-core (and the AI), never on a family.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for front in ["server", "lab", "cli"] {
+        let manifest = std::fs::read_to_string(root.join(front).join("Cargo.toml")).unwrap();
+        let deps = manifest.split("[dependencies]").nth(1).unwrap();
+        let deps = deps.split("\n[").next().unwrap();
+        for family in ["libro-chess", "libro-tables"] {
+            assert!(!deps.contains(family), "crates/{front} depends on {family}");
+        }
+        let mut stack = vec![root.join(front).join("src")];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    for name in ["libro_chess", "libro_tables", "as_any()"] {
+                        assert!(!text.contains(name), "{} uses {name}", path.display());
+                    }
+                }
+            }
+        }
+    }
+}
