@@ -11,6 +11,7 @@ mod game;
 mod heuristic;
 mod lazy;
 mod movelist;
+pub mod options;
 mod outcome;
 mod seat;
 
