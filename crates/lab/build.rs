@@ -11,10 +11,16 @@ fn main() {
             .filter(|o| o.status.success())
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
+    // Rebuild when HEAD moves: HEAD itself (a checkout), the branch's own ref file (a commit
+    // on the branch; a directory's time does not change when a file in it is rewritten) and
+    // packed-refs. A worktree has its own HEAD; its refs live in the common directory.
     if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
-        let dir = std::path::Path::new(&dir);
-        for watched in ["HEAD", "refs/heads", "packed-refs"] {
-            println!("cargo:rerun-if-changed={}", dir.join(watched).display());
+        println!("cargo:rerun-if-changed={dir}/HEAD");
+    }
+    if let Some(common) = git(&["rev-parse", "--git-common-dir"]) {
+        println!("cargo:rerun-if-changed={common}/packed-refs");
+        if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
+            println!("cargo:rerun-if-changed={common}/{branch}");
         }
     }
     if let Some(commit) = git(&["rev-parse", "--short=12", "HEAD"]) {

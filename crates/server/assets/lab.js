@@ -127,6 +127,9 @@ function showRun(run) {
   } else if (LAB.shownReport !== `${run.id}:${run.games_done}`) {
     loadReport(run.id);
   }
+  // The list of runs follows the run shown (a short run may finish before the first poll).
+  const listed = document.querySelector(`#runs li[data-run="${run.id}"] .status`);
+  if (!running && (!listed || listed.textContent !== run.status)) loadRuns();
 }
 
 async function poll(id) {
@@ -297,7 +300,10 @@ async function openRun(id) {
 }
 
 async function loadRuns() {
+  // Only the latest call draws: an earlier answer arriving late must not undo a later one.
+  const call = (LAB.runsCall = (LAB.runsCall || 0) + 1);
   const runs = await api("/api/lab/runs");
+  if (call !== LAB.runsCall) return;
   const list = document.getElementById("runs");
   list.innerHTML = "";
   for (const r of runs) {

@@ -22,6 +22,12 @@ use std::time::Duration;
 pub const BODY_LIMIT: usize = 1 << 20;
 /// The largest WebSocket message accepted from a browser.
 pub const WS_LIMIT: usize = 16 << 10;
+/// Messages one WebSocket may send per second (moves, pings); twice as many may come at once.
+/// A message beyond it is answered with an error and dropped.
+pub const WS_MESSAGES_PER_SECOND: u32 = 10;
+/// Messages dropped in a row for the rate after which the socket is closed (code 1008): a
+/// client that keeps flooding is not served further.
+pub const WS_FLOOD_CLOSE: u32 = 50;
 /// How long a client may take to send a request's headers, and how long an idle
 /// keep-alive connection is kept.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -34,8 +40,8 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
 /// --max-new-games-per-minute` says otherwise; as many may come at once.
 pub const DEFAULT_CREATE_PER_MINUTE: u32 = 60;
 /// Other HTTP writes (moves, game actions) one client may make per second unless `serve
-/// --max-writes-per-second` says otherwise; twice as many may come at once. Moves sent over a
-/// game's WebSocket are one per message and bounded by the game itself (one seat's turn).
+/// --max-writes-per-second` says otherwise; twice as many may come at once. Messages sent
+/// over a game's WebSocket have their own limit per socket ([`WS_MESSAGES_PER_SECOND`]).
 pub const DEFAULT_WRITE_PER_SECOND: u32 = 20;
 /// How often the rate limiters forget clients that have gone quiet.
 const FORGET_EVERY: Duration = Duration::from_secs(60);
@@ -248,5 +254,53 @@ mod tests {
         assert!(needs_same_origin(&Method::POST, &h));
         h.insert(header::UPGRADE, HeaderValue::from_static("WebSocket"));
         assert!(needs_same_origin(&Method::GET, &h));
+    }
+}
+
+/// The message rate of one WebSocket: [`WS_MESSAGES_PER_SECOND`], bursts of twice that.
+pub struct SocketRate {
+    limiter: governor::DefaultDirectRateLimiter,
+    dropped_in_a_row: u32,
+}
+
+/// What to do with a socket's message.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SocketVerdict {
+    /// Serve it.
+    Serve,
+    /// Refuse it with this message; the socket stays open.
+    Refuse(String),
+    /// Close the socket: it keeps flooding.
+    Close,
+}
+
+impl Default for SocketRate {
+    fn default() -> Self {
+        let per_second = NonZeroU32::new(WS_MESSAGES_PER_SECOND).expect("a positive rate");
+        let burst = NonZeroU32::new(2 * WS_MESSAGES_PER_SECOND).expect("a positive burst");
+        SocketRate {
+            limiter: RateLimiter::direct(Quota::per_second(per_second).allow_burst(burst)),
+            dropped_in_a_row: 0,
+        }
+    }
+}
+
+impl SocketRate {
+    /// Counts one incoming message.
+    pub fn check(&mut self) -> SocketVerdict {
+        if self.limiter.check().is_ok() {
+            self.dropped_in_a_row = 0;
+            return SocketVerdict::Serve;
+        }
+        self.dropped_in_a_row += 1;
+        if self.dropped_in_a_row >= WS_FLOOD_CLOSE {
+            SocketVerdict::Close
+        } else {
+            SocketVerdict::Refuse(format!(
+                "too many messages: at most {WS_MESSAGES_PER_SECOND} a second on one socket \
+                 ({} at once); this one was dropped",
+                2 * WS_MESSAGES_PER_SECOND
+            ))
+        }
     }
 }

@@ -21,7 +21,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tower_http::compression::CompressionLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
-use crate::guard::{BODY_LIMIT, WS_LIMIT};
+use crate::guard::{SocketRate, SocketVerdict, BODY_LIMIT, WS_LIMIT};
 
 /// An error answer: a status and a JSON `{"error": ...}`.
 pub struct ApiError(StatusCode, String);
@@ -335,10 +335,27 @@ async fn live(hub: Arc<Hub>, id: String, token: String, mut socket: WebSocket) {
             return;
         }
     }
+    let mut rate = SocketRate::default();
     loop {
         tokio::select! {
             incoming = socket.recv() => {
                 let Some(Ok(msg)) = incoming else { return };
+                if matches!(msg, Message::Text(_) | Message::Binary(_)) {
+                    match rate.check() {
+                        SocketVerdict::Serve => {}
+                        SocketVerdict::Refuse(why) => {
+                            if !send_text(&mut socket, json!({"type": "error", "message": why}).to_string()).await { return }
+                            continue;
+                        }
+                        SocketVerdict::Close => {
+                            let _ = socket.send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                                code: axum::extract::ws::close_code::POLICY,
+                                reason: "too many messages".into(),
+                            }))).await;
+                            return;
+                        }
+                    }
+                }
                 let text = match msg {
                     Message::Text(t) => t.to_string(),
                     Message::Binary(_) => {

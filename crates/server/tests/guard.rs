@@ -260,3 +260,76 @@ async fn idle_and_half_sent_connections_neither_block_others_nor_stay_open() {
         "an idle keep-alive connection stayed open"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_flooding_messages_is_refused_then_closed_and_others_are_served() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let server = start().await;
+    let (status, created) = common::post(
+        server.addr,
+        "/api/games",
+        serde_json::json!({"ruleset": "acedrex", "players": ["human", "human"]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let url = format!("ws://{}/api/games/{id}/ws", server.addr);
+    let (mut flood, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    // Pings at once: the first ones (the burst) are answered, then each one beyond the rate
+    // gets an error, and the WS_FLOOD_CLOSE-th of those in a row closes the socket. (Exactly
+    // that many are sent: the server reads them all before it closes, so no reset discards
+    // its answers.)
+    let burst = 2 * libro_server::guard::WS_MESSAGES_PER_SECOND as usize;
+    let flood_close = libro_server::guard::WS_FLOOD_CLOSE as usize;
+    for i in 0..burst + flood_close {
+        let ping = serde_json::json!({"type": "ping", "id": i}).to_string();
+        if flood.send(Message::Text(ping.into())).await.is_err() {
+            break;
+        }
+    }
+    let (mut pongs, mut refused, mut closed) = (0, 0, false);
+    while let Ok(Some(msg)) = tokio::time::timeout(Duration::from_secs(10), flood.next()).await {
+        match msg {
+            Ok(Message::Text(t)) => {
+                let v: serde_json::Value = serde_json::from_str(&t).unwrap();
+                match v["type"].as_str() {
+                    Some("pong") => pongs += 1,
+                    Some("error") if v["message"].as_str().unwrap().contains("too many") => {
+                        refused += 1
+                    }
+                    _ => {}
+                }
+            }
+            Ok(Message::Close(frame)) => {
+                closed = true;
+                assert_eq!(frame.map(|f| u16::from(f.code)), Some(1008));
+                break;
+            }
+            Ok(_) => {}
+            Err(_) => {
+                closed = true;
+                break;
+            }
+        }
+    }
+    assert_eq!(pongs, burst, "the burst is served");
+    assert_eq!(refused, flood_close - 1, "then each message is refused");
+    assert!(closed, "a flooding socket is closed");
+    // Another socket of the same game is served as usual.
+    let (mut calm, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let first = calm.next().await.unwrap().unwrap();
+    assert!(first.to_text().unwrap().contains("\"type\""));
+    let ping = serde_json::json!({"type": "ping", "id": 7}).to_string();
+    calm.send(Message::Text(ping.into())).await.unwrap();
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), calm.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        if m.to_text().unwrap().contains("pong") {
+            break;
+        }
+    }
+}
