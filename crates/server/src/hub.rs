@@ -11,7 +11,7 @@
 use crate::lab::Lab;
 use crate::limits::{LimitError, Limits, AI_RETRY, LOBBY_PAGE, MAX_MOVE_TEXT};
 use crate::record::{self, Event, Record, RecordError, Setup};
-use crate::store::{token_matches, Append, Loaded, Store, StoreError};
+use crate::store::{hash_matches, token_hash, Append, Loaded, Store, StoreError};
 use crate::view;
 use libro_core::{Seat, Turn};
 use libro_registry::{AnyRuleset, DynGame};
@@ -72,9 +72,14 @@ impl LiveGame {
     /// The seat a secret token holds, if any (compared with each seat's hash in constant
     /// time).
     pub fn seat_of(&self, token: &str) -> Option<Seat> {
+        if token.is_empty() {
+            return None;
+        }
+        // Hashed once, compared with every seat's hash in constant time.
+        let hash = token_hash(token);
         self.tokens
             .iter()
-            .position(|t| t.as_deref().is_some_and(|h| token_matches(token, h)))
+            .position(|t| t.as_deref().is_some_and(|h| hash_matches(&hash, h)))
             .map(|i| Seat(i as u8))
     }
 

@@ -88,16 +88,25 @@ pub type Loaded = Result<StoredGame, StoreError>;
 /// that would let its reader take a seat.
 pub fn token_hash(token: &str) -> String {
     use sha2::Digest;
-    sha2::Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digest = sha2::Sha256::digest(token.as_bytes());
+    let mut out = String::with_capacity(2 * digest.len());
+    for b in digest {
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 15)]));
+    }
+    out
 }
 
 /// Whether `token` is the one whose hash is `hash`, compared in constant time.
 pub fn token_matches(token: &str, hash: &str) -> bool {
+    !token.is_empty() && hash_matches(&token_hash(token), hash)
+}
+
+/// Whether two token hashes are equal, compared in constant time.
+pub fn hash_matches(a: &str, b: &str) -> bool {
     use subtle::ConstantTimeEq;
-    !token.is_empty() && bool::from(token_hash(token).as_bytes().ct_eq(hash.as_bytes()))
+    bool::from(a.as_bytes().ct_eq(b.as_bytes()))
 }
 
 /// The schema version kept in `PRAGMA user_version`: 1 stores token hashes (0 stored them

@@ -33,7 +33,11 @@ async fn wait_idle(addr: SocketAddr, id: i64) -> Value {
 async fn results(addr: SocketAddr, id: i64) -> (Study, Vec<GameRow>) {
     let (status, v) = get(addr, &format!("/api/lab/runs/{id}/results")).await;
     assert_eq!(status, 200, "{v}");
-    let text = v.as_str().expect("JSON lines, not one JSON value");
+    // JSON lines; a file of the study line alone (no game stored yet) reads as one value.
+    let text = match v {
+        Value::String(text) => text,
+        one_line => one_line.to_string(),
+    };
     let mut lines = text.lines();
     let study = match serde_json::from_str(lines.next().unwrap()).unwrap() {
         libro_lab::Line::Study(s) => s,
