@@ -13,18 +13,19 @@ fuzz_target!(|data: &[u8]| {
     let Ok((_, game)) = record::replay(&rec) else {
         return;
     };
-    let (_, mut live) = record::start(&rec.setup).expect("a record that replays starts");
+    let (_, start) = record::start(&rec.setup).expect("a record that replays starts");
+    let mut live = record::Played::new(start);
     let events: Vec<Event> = rec
         .events
         .iter()
-        .map(|ev| record::apply(live.as_mut(), ev).expect("an event that replayed applies"))
+        .map(|ev| live.apply(ev).expect("an event that replayed applies"))
         .collect();
-    assert_eq!(live.position(), game.position());
+    assert_eq!(live.game.position(), game.game.position());
     let exported = Record {
         format: FORMAT.to_string(),
         setup: rec.setup.clone(),
         events,
-        position: Some(live.position()),
+        position: Some(live.game.position()),
         result: live
             .result()
             .map(|r| serde_json::to_value(r).expect("a result is JSON")),
@@ -34,7 +35,8 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(imported.setup, exported.setup);
     assert_eq!(imported.events, exported.events);
     let (_, again) = record::replay(&imported).expect("an exported record replays");
-    assert_eq!(again.position(), game.position());
+    assert_eq!(again.game.position(), game.game.position());
     assert_eq!(again.turn(), game.turn());
-    assert_eq!(again.legal_moves(), game.legal_moves());
+    assert_eq!(again.result(), game.result());
+    assert_eq!(again.game.legal_moves(), game.game.legal_moves());
 });

@@ -277,6 +277,43 @@ for (const ruleset of ["cuatro-tiempos", "cuatro-tiempos-ludii"]) {
   });
 }
 
+test("game actions: a takeback asked and granted, a draw offered, resignation and a rematch", async () => {
+  const white = await newPage();
+  const black = await newPage();
+  const { seats } = await createInLobby(white, "shatranj", ["human", "human"]);
+  await openGame(white, seats[0]);
+  await openGame(black, seats[1]);
+  await chessMove(white, "e2e3");
+  await waitHistory(black, 1);
+  await chessMove(black, "e7e6");
+  await waitHistory(white, 2);
+  // Black asks to take e7e6 back; white sees the asking and grants it.
+  await black.click("#takeback");
+  await white.waitForSelector("#takeback-note");
+  assert.equal(await white.textContent("#takeback"), "Accept takeback");
+  await white.click("#takeback");
+  await black.waitForFunction(() => S.history.length === 1 && S.now.turn.seat === S.you, null, POLL);
+  // A draw offered by white shows on black's page as an offer to accept.
+  await white.click("#draw");
+  await black.waitForSelector("#draw-note");
+  assert.equal(await black.textContent("#draw"), "Accept draw");
+  await shot(black, "actions-offers");
+  // Black resigns instead: both pages show the result and its reason.
+  await black.click("#resign");
+  for (const p of [white, black]) {
+    await p.waitForSelector("#result");
+    assert.match(await p.textContent("#result"), /white wins — resignation/);
+  }
+  // A rematch takes black's player to white's seat of a new game.
+  await black.click("#rematch");
+  const old = `/g/${seats[1].split("/g/")[1].split("#")[0]}`;
+  await black.waitForURL((u) => u.pathname !== old, POLL);
+  await black.waitForFunction(() => S.meta !== null && S.now !== null && S.you === 0, null, POLL);
+  await white.waitForSelector("#rematch-link");
+  await shot(white, "actions-rematch");
+  for (const p of [white, black]) await p.close();
+});
+
 test("fallas: dice, die-by-die moves, the bar and borne-off trays", async () => {
   const page = await newPage();
   const { seats } = await createInLobby(page, "fallas", ["human", "random"]);

@@ -27,6 +27,10 @@ pub enum EndReason {
     MoveLimit,
     /// Every seat passed in a row (Ludii's encodings).
     AllPassed,
+    /// A seat resigned (a front end's ending, not the rules').
+    Resignation,
+    /// The seats still playing agreed to a draw (a front end's ending).
+    Agreement,
 }
 
 impl EndReason {
@@ -43,6 +47,8 @@ impl EndReason {
             EndReason::NoProgress => "no capture or pawn move for too long",
             EndReason::MoveLimit => "move limit reached",
             EndReason::AllPassed => "every seat passed",
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "draw by agreement",
         }
     }
 
@@ -59,6 +65,8 @@ impl EndReason {
             EndReason::NoProgress => "no-progress",
             EndReason::MoveLimit => "move-limit",
             EndReason::AllPassed => "all-passed",
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "agreement",
         }
     }
 }

@@ -115,6 +115,11 @@ impl FamilyGame for ChessGame {
             )
         })
     }
+    fn in_play(&self) -> Vec<bool> {
+        (0..self.num_seats() as u8)
+            .map(|s| self.position().is_active(s))
+            .collect()
+    }
     fn ledger(&self) -> Option<Ledger> {
         (self.num_seats() > 2).then(|| Ledger {
             paid: self.paid().into_iter().map(|p| p as f64).collect(),

@@ -70,6 +70,8 @@ pub trait DynGame: Send + Sync {
     fn part_moves(&self) -> Option<serde_json::Value>;
     /// The stakes of a game that has them.
     fn ledger(&self) -> Option<Ledger>;
+    /// Which seats are still playing.
+    fn in_play(&self) -> Vec<bool>;
     /// Perft from here: the leaf count `depth` plies on and, with `divide`, each first
     /// move's count; `None` for games the family does not count (games with dice).
     fn perft(&self, depth: u32, divide: bool) -> Option<(u64, Vec<(String, u64)>)>;
@@ -206,6 +208,9 @@ impl<G: FamilyGame> DynGame for G {
     }
     fn ledger(&self) -> Option<Ledger> {
         FamilyGame::ledger(self)
+    }
+    fn in_play(&self) -> Vec<bool> {
+        FamilyGame::in_play(self)
     }
     fn roll_plays(&self, roll: Option<&str>) -> Result<Vec<RollPlays>, String> {
         FamilyGame::roll_plays(self, roll)

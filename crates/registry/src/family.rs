@@ -136,6 +136,10 @@ pub trait FamilyGame: Census {
     fn ledger(&self) -> Option<Ledger> {
         None
     }
+    /// Which seats are still playing (four-player chess eliminates seats; elsewhere all).
+    fn in_play(&self) -> Vec<bool> {
+        vec![true; self.num_seats()]
+    }
     /// The moves of the seat to move as a tree of part-moves (a tables turn die by die),
     /// where a move is made of parts a player picks one by one.
     fn part_moves(&self) -> Option<serde_json::Value> {

@@ -343,6 +343,7 @@ function render() {
   if (S.meta.geometry.kind === "grid") renderChess(view);
   else renderTables(view);
   renderStatus(view);
+  renderActions();
   renderPlayers(view);
   renderMoves();
 }
@@ -375,6 +376,49 @@ function renderStatus(view) {
   } else f.hidden = true;
 }
 
+// ---------- a seat's requests: resign, draw, takeback, rematch ----------
+
+async function seatAction(action) {
+  try {
+    const res = await api(`/api/games/${encodeURIComponent(S.id)}/${action}`, { token: S.token });
+    if (action === "rematch" && res.link) location.href = res.link;
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+function renderActions() {
+  const box = document.getElementById("actions");
+  box.innerHTML = "";
+  const now = S.now;
+  const others = (list) => list.map((v, i) => (v && i !== S.you ? i : null)).filter((i) => i !== null);
+  const offers = now.draw_offers ? others(now.draw_offers) : [];
+  if (offers.length) box.append(el("p", { id: "draw-note" }, `${offers.map(seatName).join(", ")} offer${offers.length === 1 ? "s" : ""} a draw.`));
+  if (now.takeback_ask !== null && now.takeback_ask !== undefined && now.takeback_ask !== S.you) {
+    box.append(el("p", { id: "takeback-note" }, `${seatName(now.takeback_ask)} asks to take back a move.`));
+  }
+  if (S.you !== null && S.you !== undefined) {
+    const button = (id, label, action, disabled) =>
+      el("button", { type: "button", id, disabled, onclick: () => seatAction(action) }, label);
+    if (!now.result) {
+      const mine = now.draw_offers && now.draw_offers[S.you];
+      const asked = now.takeback_ask !== null && now.takeback_ask !== undefined;
+      box.append(
+        button("resign", "Resign", "resign"),
+        button("draw", offers.length ? "Accept draw" : mine ? "Draw offered" : "Offer draw", "draw", mine),
+        button("takeback", asked && now.takeback_ask !== S.you ? "Accept takeback" : asked ? "Takeback asked" : "Takeback", "takeback", asked && now.takeback_ask === S.you),
+      );
+    } else if (now.rematch) {
+      box.append(el("a", { class: "button", id: "rematch-link", href: `/g/${now.rematch}#t=${S.token}` }, "Go to the rematch"));
+    } else {
+      box.append(button("rematch", "Rematch", "rematch"));
+    }
+  } else if (now.rematch) {
+    box.append(el("a", { class: "button", id: "rematch-link", href: `/g/${now.rematch}` }, "Watch the rematch"));
+  }
+  box.hidden = !box.children.length;
+}
+
 function renderPlayers(view) {
   const box = document.getElementById("players");
   box.innerHTML = "";
@@ -402,6 +446,8 @@ function renderPlayers(view) {
 
 function entryText(e, i) {
   if (e.kind === "move") return `${seatName(e.seat)}: ${e.text}`;
+  if (e.kind === "resign") return `${seatName(e.seat)} resigns`;
+  if (e.kind === "agreement") return "draw agreed";
   const v = e.view;
   if (v.board === "track" && v.phase !== "roll-off" && i === 0) return `roll-off ${e.text}`;
   if (v.board === "track" && v.seat !== null) return `${seatName(v.seat)} rolls ${e.text}`;

@@ -94,6 +94,10 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/export", get(export))
         .route("/api/games/{id}/move", post(play_move))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/takeback", post(takeback))
+        .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/ws", get(socket))
         .route("/api/import", post(import))
         .route("/lab", get(|| async { Html(assets::LAB_HTML) }))
@@ -272,6 +276,62 @@ async fn play_move(
     let cell = hub.get(&id).await?;
     let now = cell.lock().await.now.clone();
     Ok(Json(json!({"ok": true, "now": now})))
+}
+
+/// A seat's request about its game: its secret token.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatRequest {
+    pub token: String,
+}
+
+/// The game's status after a seat's request.
+async fn status_of(hub: &Arc<Hub>, id: &str) -> Result<Json<Value>, ApiError> {
+    let cell = hub.get(id).await?;
+    let now = cell.lock().await.now.clone();
+    Ok(Json(json!({"ok": true, "now": now})))
+}
+
+async fn resign(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let req: SeatRequest = parse_body(&body)?;
+    hub.resign(&id, &req.token).await?;
+    status_of(&hub, &id).await
+}
+
+async fn draw(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let req: SeatRequest = parse_body(&body)?;
+    hub.offer_draw(&id, &req.token).await?;
+    status_of(&hub, &id).await
+}
+
+async fn takeback(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let req: SeatRequest = parse_body(&body)?;
+    hub.takeback(&id, &req.token).await?;
+    status_of(&hub, &id).await
+}
+
+async fn rematch(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let req: SeatRequest = parse_body(&body)?;
+    let new = hub.rematch(&id, &req.token).await?;
+    Ok(Json(
+        json!({"id": new, "link": format!("/g/{new}#t={}", req.token)}),
+    ))
 }
 
 #[derive(Deserialize)]

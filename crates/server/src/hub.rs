@@ -10,6 +10,7 @@
 
 use crate::lab::Lab;
 use crate::limits::{LimitError, Limits, AI_RETRY, LOBBY_PAGE, MAX_MOVE_TEXT};
+use crate::record::Played;
 use crate::record::{self, Event, Record, RecordError, Setup};
 use crate::store::{hash_matches, token_hash, Append, Loaded, Store, StoreError};
 use crate::view;
@@ -52,13 +53,22 @@ pub struct LiveGame {
     /// The hash of each seat's secret token (`None` for AI seats).
     pub tokens: Vec<Option<String>>,
     pub created: i64,
-    pub game: Box<dyn DynGame>,
+    /// The game as played: the position, the events in force, a chosen ending.
+    pub played: Played,
+    /// Every event stored, in order (takebacks included): the record of the game.
     pub events: Vec<Event>,
     /// The board view of the start position.
     pub start_view: String,
-    /// One entry per event: what happened and the board after it, as JSON text (kept as
-    /// text: thousands of games' boards as JSON values would take far more memory).
+    /// One entry per event in force ([`Played::effective`]): what happened and the board
+    /// after it, as JSON text (kept as text: thousands of games' boards as JSON values would
+    /// take far more memory).
     pub history: Vec<String>,
+    /// Seats offering a draw (cleared by any move).
+    pub draw_offers: Vec<bool>,
+    /// The seat asking to take its last move back (cleared by any move).
+    pub takeback_ask: Option<Seat>,
+    /// The game a rematch of this one created.
+    pub rematch: Option<String>,
     /// The status (turn, legal moves, result) now, recomputed after every event.
     pub now: Value,
     pub tx: broadcast::Sender<Arc<str>>,
@@ -83,9 +93,56 @@ impl LiveGame {
             .map(|i| Seat(i as u8))
     }
 
+    /// A game made live from its setup's start position and its events (each checked),
+    /// with the events as the game writes them; on error, the index of the bad event.
+    #[allow(clippy::too_many_arguments)]
+    fn build(
+        id: String,
+        setup: Setup,
+        rules: AnyRuleset,
+        tokens: Vec<Option<String>>,
+        created: i64,
+        start: Box<dyn DynGame>,
+        events: &[Event],
+    ) -> Result<(LiveGame, Vec<Event>), (usize, libro_registry::PlayError)> {
+        let n = start.num_seats();
+        let start_view = view::board_text(start.as_ref());
+        let (tx, _) = broadcast::channel(64);
+        let mut live = LiveGame {
+            id,
+            setup,
+            rules,
+            tokens,
+            created,
+            played: Played::new(start),
+            events: Vec::with_capacity(events.len()),
+            start_view,
+            history: Vec::with_capacity(events.len()),
+            draw_offers: vec![false; n],
+            takeback_ask: None,
+            rematch: None,
+            now: Value::Null,
+            tx,
+            thinking: false,
+            last_active: std::time::Instant::now(),
+        };
+        for (index, ev) in events.iter().enumerate() {
+            let ev = live.played.apply(ev).map_err(|e| (index, e))?;
+            live.commit(ev);
+        }
+        live.refresh_now();
+        let canonical = live.events.clone();
+        Ok((live, canonical))
+    }
+
+    /// The position now.
+    pub fn game(&self) -> &dyn DynGame {
+        self.played.game.as_ref()
+    }
+
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
-        self.game.turn() == Turn::Over
+        self.played.turn() == Turn::Over
     }
 
     /// The first message a new viewer gets: the game, its history and its status.
@@ -106,9 +163,9 @@ impl LiveGame {
             format: record::FORMAT.to_string(),
             setup: self.setup.clone(),
             events: self.events.clone(),
-            position: Some(self.game.position()),
+            position: Some(self.game().position()),
             result: self
-                .game
+                .played
                 .result()
                 .map(|r| serde_json::to_value(r).unwrap_or(Value::Null)),
         }
@@ -122,23 +179,32 @@ impl LiveGame {
             "title": self.rules.title(),
             "players": self.setup.players,
             "seats": self.rules.seat_names(),
-            "ply": self.game.ply(),
+            "ply": self.game().ply(),
             "over": self.is_over(),
-            "result": view::result(self.game.as_ref()),
+            "result": view::result(&self.played),
             "created": self.created,
         })
     }
 
     fn refresh_now(&mut self) {
-        self.now = view::status(self.game.as_ref(), self.thinking);
+        self.now = view::status(self, self.thinking);
     }
 
-    /// Applies an event already stored, recording its history entry.
-    fn commit(&mut self, next: Box<dyn DynGame>, event: Event) {
-        let entry = view::entry(&event, next.as_ref());
-        self.game = next;
+    /// Records an event already applied to [`LiveGame::played`] and stored: its history
+    /// entry (or, after a takeback, the history cut back), offers cleared by a move.
+    fn commit(&mut self, event: Event) {
+        match &event {
+            Event::Takeback { .. } => self.history.truncate(self.played.effective.len()),
+            _ => {
+                let entry = view::entry(&event, self.played.game.as_ref());
+                self.history.push(entry);
+            }
+        }
+        if matches!(event, Event::Move { .. } | Event::Takeback { .. }) {
+            self.draw_offers.iter_mut().for_each(|o| *o = false);
+            self.takeback_ask = None;
+        }
         self.events.push(event);
-        self.history.push(entry);
         self.last_active = std::time::Instant::now();
         self.refresh_now();
     }
@@ -146,7 +212,7 @@ impl LiveGame {
     /// Whether the game waits for no one but a human (or is over): nothing of the server's
     /// own is pending, so it may leave memory.
     fn waits_for_a_human(&self) -> bool {
-        match self.game.turn() {
+        match self.played.turn() {
             Turn::Over => true,
             Turn::Seat(s) => self.setup.players[s.index()] == "human" && !self.thinking,
             Turn::Chance => false,
@@ -162,6 +228,14 @@ impl LiveGame {
         // No receivers is fine: nobody is watching.
         let _ = self.tx.send(Arc::from(msg));
     }
+}
+
+/// What [`Hub::apply_stored`] restores when an event cannot be stored.
+enum Undo {
+    /// The whole game as it was (before a takeback).
+    Whole(Played),
+    /// The position and chosen ending before one more event in force.
+    Last(Box<dyn DynGame>, Option<libro_core::GameResult>),
 }
 
 /// The pause before each move of a game with no human seat.
@@ -450,7 +524,7 @@ impl Hub {
         self.limits
             .check_players(&g.setup.players)
             .map_err(|e| damaged(e.to_string()))?;
-        let (rules, mut game) = record::start(&g.setup).map_err(|e| damaged(e.to_string()))?;
+        let (rules, game) = record::start(&g.setup).map_err(|e| damaged(e.to_string()))?;
         if g.tokens.len() != g.setup.players.len() {
             return Err(damaged(format!(
                 "{} seat tokens for {} players",
@@ -458,29 +532,16 @@ impl Hub {
                 g.setup.players.len()
             )));
         }
-        let start_view = view::board_text(game.as_ref());
-        let mut history = Vec::with_capacity(g.events.len());
-        for (index, ev) in g.events.iter().enumerate() {
-            record::apply(game.as_mut(), ev).map_err(|e| damaged(format!("event {index}: {e}")))?;
-            history.push(view::entry(ev, game.as_ref()));
-        }
-        let (tx, _) = broadcast::channel(64);
-        let mut live = LiveGame {
-            id: g.id,
-            setup: g.setup,
+        let (live, _) = LiveGame::build(
+            g.id.clone(),
+            g.setup,
             rules,
-            tokens: g.tokens,
-            created: g.created,
+            g.tokens,
+            g.created,
             game,
-            events: g.events,
-            start_view,
-            history,
-            now: Value::Null,
-            tx,
-            thinking: false,
-            last_active: std::time::Instant::now(),
-        };
-        live.refresh_now();
+            &g.events,
+        )
+        .map_err(|(index, e)| damaged(format!("event {index}: {e}")))?;
         Ok(live)
     }
 
@@ -559,20 +620,6 @@ impl Hub {
         setup: Setup,
         events: Vec<Event>,
     ) -> Result<Created, HubError> {
-        self.limits.check_players(&setup.players)?;
-        let (rules, mut game) = record::start(&setup)?;
-        let start_view = view::board_text(game.as_ref());
-        let mut history = Vec::with_capacity(events.len());
-        let mut canonical = Vec::with_capacity(events.len());
-        for (index, ev) in events.iter().enumerate() {
-            let ev = record::apply(game.as_mut(), ev).map_err(|e| RecordError::Event {
-                index,
-                reason: e.to_string(),
-            })?;
-            history.push(view::entry(&ev, game.as_ref()));
-            canonical.push(ev);
-        }
-        let id = random_id(10);
         let tokens: Vec<Option<String>> = setup
             .players
             .iter()
@@ -580,27 +627,9 @@ impl Hub {
             .collect();
         let hashes: Vec<Option<String>> = tokens
             .iter()
-            .map(|t| t.as_deref().map(crate::store::token_hash))
+            .map(|t| t.as_deref().map(token_hash))
             .collect();
-        let created = now_secs();
-        {
-            let (store, id, setup, tokens, events) = (
-                self.store.clone(),
-                id.clone(),
-                setup.clone(),
-                hashes.clone(),
-                canonical.clone(),
-            );
-            store_call(move || -> Result<(), StoreError> {
-                store.create_game(&id, &setup, &tokens, created)?;
-                for (i, ev) in events.iter().enumerate() {
-                    store.append_event(&id, i as u32, ev)?;
-                }
-                Ok(())
-            })
-            .await??;
-        }
-        let names = rules.seat_names();
+        let (id, names) = self.create_stored(setup.clone(), hashes, events).await?;
         let seats = names
             .iter()
             .zip(&setup.players)
@@ -613,33 +642,56 @@ impl Hub {
                 })
             })
             .collect();
-        let (tx, _) = broadcast::channel(64);
-        let mut live = LiveGame {
-            id: id.clone(),
-            setup,
-            rules,
-            tokens: hashes,
-            created,
-            game,
-            events: canonical,
-            start_view,
-            history,
-            now: Value::Null,
-            tx,
-            thinking: false,
-            last_active: std::time::Instant::now(),
-        };
-        live.refresh_now();
-        self.games
-            .write()
-            .await
-            .insert(id.clone(), Arc::new(Mutex::new(live)));
-        self.clone().kick(&id).await;
         Ok(Created {
             spectator: format!("/g/{id}"),
             id,
             seats,
         })
+    }
+
+    /// Checks a setup and its events, stores the game with these seat token hashes, and
+    /// starts it; answers its id and seat names.
+    async fn create_stored(
+        self: &Arc<Self>,
+        setup: Setup,
+        hashes: Vec<Option<String>>,
+        events: Vec<Event>,
+    ) -> Result<(String, Vec<String>), HubError> {
+        self.limits.check_players(&setup.players)?;
+        let (rules, game) = record::start(&setup)?;
+        let names = rules.seat_names();
+        let id = random_id(10);
+        let created = now_secs();
+        let (live, canonical) = LiveGame::build(
+            id.clone(),
+            setup.clone(),
+            rules,
+            hashes.clone(),
+            created,
+            game,
+            &events,
+        )
+        .map_err(|(index, e)| RecordError::Event {
+            index,
+            reason: e.to_string(),
+        })?;
+        {
+            let (store, id) = (self.store.clone(), id.clone());
+            store_call(move || -> Result<(), StoreError> {
+                store.create_game(&id, &setup, &hashes, created)?;
+                for (i, ev) in canonical.iter().enumerate() {
+                    store.append_event(&id, i as u32, ev)?;
+                }
+                Ok(())
+            })
+            .await??;
+        }
+        self.games
+            .write()
+            .await
+            .insert(id.clone(), Arc::new(Mutex::new(live)));
+        self.clone().kick(&id).await;
+        Ok((id, names))
     }
 
     /// Plays a move for the seat whose secret token is given.
@@ -663,6 +715,109 @@ impl Hub {
         // retried on its own if storage fails, and not this player's error.
         self.clone().kick(id).await;
         Ok(())
+    }
+
+    /// The game and the seat a token holds in it, locked; refused for a spectator's link.
+    async fn seat_in(
+        &self,
+        id: &str,
+        token: &str,
+    ) -> Result<(tokio::sync::OwnedMutexGuard<LiveGame>, Seat), HubError> {
+        let cell = self.get(id).await?;
+        let g = cell.lock_owned().await;
+        let seat = g.seat_of(token).ok_or(HubError::NotASeat)?;
+        Ok((g, seat))
+    }
+
+    /// A seat resigns: it loses, and the seats still playing share the game.
+    pub async fn resign(self: &Arc<Self>, id: &str, token: &str) -> Result<(), HubError> {
+        let (mut g, seat) = self.seat_in(id, token).await?;
+        self.apply_stored(&mut g, Event::Resign { seat: seat.0 })
+            .await
+    }
+
+    /// A seat offers a draw, or accepts the others' offer: once every seat still playing
+    /// has offered, the game is drawn by agreement. An AI seat never agrees; any move
+    /// withdraws the offers.
+    pub async fn offer_draw(self: &Arc<Self>, id: &str, token: &str) -> Result<(), HubError> {
+        let (mut g, seat) = self.seat_in(id, token).await?;
+        if g.is_over() {
+            return Err(HubError::Illegal("the game is over".into()));
+        }
+        g.draw_offers[seat.index()] = true;
+        let agreed = g.played.in_play().iter().all(|s| g.draw_offers[s.index()]);
+        if agreed {
+            return self.apply_stored(&mut g, Event::Agreement).await;
+        }
+        g.refresh_now();
+        let from = g.history.len();
+        g.announce(from);
+        Ok(())
+    }
+
+    /// A seat asks to take its last move back, or grants another seat's asking. Against
+    /// AI seats only, the asking is granted at once. Dice rolled since the move forbid it.
+    pub async fn takeback(self: &Arc<Self>, id: &str, token: &str) -> Result<(), HubError> {
+        let (mut g, seat) = self.seat_in(id, token).await?;
+        if g.is_over() {
+            return Err(HubError::Illegal("the game is over".into()));
+        }
+        let illegal = |e: libro_registry::PlayError| HubError::Illegal(e.to_string());
+        match g.takeback_ask {
+            Some(asker) if asker != seat => {
+                let plies = g.played.takeback_plies(asker).map_err(illegal)?;
+                self.apply_stored(&mut g, Event::Takeback { plies }).await
+            }
+            Some(_) => Ok(()),
+            None => {
+                let plies = g.played.takeback_plies(seat).map_err(illegal)?;
+                let in_play = g.played.in_play();
+                let human_opponent = in_play
+                    .iter()
+                    .any(|s| *s != seat && g.setup.players[s.index()] == "human");
+                if human_opponent {
+                    g.takeback_ask = Some(seat);
+                    g.refresh_now();
+                    let from = g.history.len();
+                    g.announce(from);
+                    Ok(())
+                } else {
+                    self.apply_stored(&mut g, Event::Takeback { plies }).await
+                }
+            }
+        }
+    }
+
+    /// A new game of the same rules after this one ended, each player one seat on (two
+    /// seats: colours swapped), with a new seed; each player's link keeps its token, so
+    /// `/g/NEW#t=TOKEN` is its seat in the new game. A second asking answers the same game.
+    pub async fn rematch(self: &Arc<Self>, id: &str, token: &str) -> Result<String, HubError> {
+        let (mut g, _) = self.seat_in(id, token).await?;
+        if !g.is_over() {
+            return Err(HubError::Illegal(
+                "a rematch follows a finished game".into(),
+            ));
+        }
+        if let Some(new) = &g.rematch {
+            return Ok(new.clone());
+        }
+        let n = g.setup.players.len();
+        let on = |i: usize| (i + n - 1) % n;
+        let mut setup = g.setup.clone();
+        setup.players = (0..n).map(|i| g.setup.players[on(i)].clone()).collect();
+        setup.stakes = g
+            .setup
+            .stakes
+            .as_ref()
+            .map(|st| (0..n).map(|i| st[on(i)]).collect());
+        setup.seed = rand::random();
+        let hashes = (0..n).map(|i| g.tokens[on(i)].clone()).collect();
+        let (new, _) = self.create_stored(setup, hashes, Vec::new()).await?;
+        g.rematch = Some(new.clone());
+        g.refresh_now();
+        let from = g.history.len();
+        g.announce(from);
+        Ok(new)
     }
 
     /// [`Hub::advance`], logging a failure; one of storage is tried again after
@@ -690,23 +845,44 @@ impl Hub {
         });
     }
 
-    /// Checks an event on a copy, stores it, then applies and announces it.
+    /// Applies an event (checked: on error nothing changes), stores it, and announces it;
+    /// if it cannot be stored, the game is put back as it was.
     async fn apply_stored(&self, g: &mut LiveGame, ev: Event) -> Result<(), HubError> {
-        let mut next = g.game.clone_box();
-        let ev = record::apply(next.as_mut(), &ev).map_err(|e| HubError::Illegal(e.to_string()))?;
+        // What storing may have to undo: a takeback rebuilds the game, anything else adds
+        // one event in force to a position.
+        let undo = match ev {
+            Event::Takeback { .. } => Undo::Whole(g.played.clone()),
+            _ => Undo::Last(g.played.game.clone(), g.played.ended.clone()),
+        };
+        let ev = g
+            .played
+            .apply(&ev)
+            .map_err(|e| HubError::Illegal(e.to_string()))?;
         let (id, index, stored) = (g.id.clone(), g.events.len() as u32, ev.clone());
-        let over = next.turn() == Turn::Over;
-        self.writer
+        let over = g.played.turn() == Turn::Over;
+        let appended = self
+            .writer
             .append(Append {
                 game: id,
                 index,
                 event: stored,
                 status: over.then_some("over"),
             })
-            .await?;
-        let from = g.history.len();
-        g.commit(next, ev);
-        g.announce(from);
+            .await;
+        if let Err(e) = appended {
+            match undo {
+                Undo::Whole(before) => g.played = before,
+                Undo::Last(game, ended) => {
+                    g.played.game = game;
+                    g.played.ended = ended;
+                    g.played.effective.pop();
+                }
+            }
+            return Err(e.into());
+        }
+        let from = g.history.len().min(g.played.effective.len());
+        g.commit(ev);
+        g.announce(from.min(g.history.len()));
         Ok(())
     }
 
@@ -721,10 +897,10 @@ impl Hub {
             let cell = self.get(&id).await?;
             let mut g = cell.lock().await;
             loop {
-                match g.game.turn() {
+                match g.played.turn() {
                     Turn::Over => return Ok(()),
                     Turn::Chance => {
-                        let mut probe = g.game.clone_box();
+                        let mut probe = g.game().clone_box();
                         let roll = probe
                             .roll()
                             .map_err(|e| HubError::Internal(e.to_string()))?;
@@ -740,8 +916,10 @@ impl Hub {
                         let from = g.history.len();
                         g.announce(from);
                         let all_ai = g.setup.players.iter().all(|p| p != "human");
-                        let snapshot = g.game.clone_box();
-                        let ply = g.game.ply();
+                        let snapshot = g.game().clone_box();
+                        // The version the search answers: any event since makes it stale.
+                        let version = g.events.len();
+                        let ply = g.game().ply();
                         let seed =
                             g.setup.seed ^ u64::from(ply).wrapping_mul(0x9E37_79B9_7F4A_7C15);
                         drop(g);
@@ -752,7 +930,7 @@ impl Hub {
                                 tokio::time::sleep(AI_ONLY_PACE).await;
                             }
                             let chosen = hub.search(snapshot, player, seed).await;
-                            hub.finish_ai(&id, s, ply, chosen).await;
+                            hub.finish_ai(&id, s, version, chosen).await;
                         });
                         return Ok(());
                     }
@@ -805,7 +983,7 @@ impl Hub {
         self: Arc<Self>,
         id: &str,
         seat: Seat,
-        ply: u32,
+        version: usize,
         chosen: Result<Result<String, String>, HubError>,
     ) {
         let Ok(cell) = self.get(id).await else { return };
@@ -813,7 +991,7 @@ impl Hub {
             let mut g = cell.lock().await;
             g.thinking = false;
             let result = match chosen {
-                Ok(Ok(text)) if g.game.ply() == ply => self
+                Ok(Ok(text)) if g.events.len() == version => self
                     .apply_stored(&mut g, Event::Move { seat: seat.0, text })
                     .await
                     .map_err(|e| (matches!(e, HubError::Store(_)), e.to_string())),

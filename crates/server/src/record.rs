@@ -1,7 +1,7 @@
 //! A game as data: its setup and its events (moves and dice rolls), which replay it exactly.
 //! The same shape is stored in the database and exported as a record file.
 
-use libro_core::{Seat, Turn};
+use libro_core::{EndReason, GameResult, Seat, Turn};
 use libro_registry::{AnyRuleset, DynGame, PlayError};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -38,6 +38,12 @@ pub enum Event {
     Move { seat: u8, text: String },
     /// The outcome of a chance event (dice), as printed by the game.
     Roll { roll: String },
+    /// A seat resigned: it loses, and the seats still playing share the game.
+    Resign { seat: u8 },
+    /// The seats still playing agreed to a draw.
+    Agreement,
+    /// A takeback was granted: the last `plies` moves are undone (never past a roll).
+    Takeback { plies: u32 },
 }
 
 /// An exported game: the setup and events, with the final position and result for readers.
@@ -158,7 +164,137 @@ fn with_stakes(rules: &AnyRuleset, stakes: &[u32]) -> Result<Box<dyn DynGame>, R
         .map_err(|e| RecordError::Stakes(e.to_string()))
 }
 
-/// Applies one event to a game, checking it is legal; on error the game is unchanged.
+/// A game and how it ended, built event by event: the rules' own play plus the endings
+/// players choose (resignation, agreement) and takebacks.
+#[derive(Clone)]
+pub struct Played {
+    start: Box<dyn DynGame>,
+    /// The position after the events in force.
+    pub game: Box<dyn DynGame>,
+    /// The events in force: moves and rolls not taken back, then a chosen ending, if any.
+    pub effective: Vec<Event>,
+    /// A chosen ending (resignation, agreement); the rules' own endings are the game's.
+    pub ended: Option<GameResult>,
+}
+
+impl Played {
+    /// The game from its start position.
+    pub fn new(start: Box<dyn DynGame>) -> Played {
+        Played {
+            game: start.clone(),
+            start,
+            effective: Vec::new(),
+            ended: None,
+        }
+    }
+
+    /// Whose turn it is: nobody once a chosen ending is in force.
+    pub fn turn(&self) -> Turn {
+        if self.ended.is_some() {
+            Turn::Over
+        } else {
+            self.game.turn()
+        }
+    }
+
+    /// How the game ended: a chosen ending, or the rules'.
+    pub fn result(&self) -> Option<GameResult> {
+        self.ended.clone().or_else(|| self.game.result())
+    }
+
+    /// The seats still playing.
+    pub fn in_play(&self) -> Vec<Seat> {
+        self.game
+            .in_play()
+            .iter()
+            .enumerate()
+            .filter(|(_, &p)| p)
+            .map(|(i, _)| Seat(i as u8))
+            .collect()
+    }
+
+    /// Moves back to and including `seat`'s last move, if it has one since the last roll.
+    pub fn takeback_plies(&self, seat: Seat) -> Result<u32, PlayError> {
+        let mut plies = 0;
+        for ev in self.effective.iter().rev() {
+            match ev {
+                Event::Move { seat: s, .. } => {
+                    plies += 1;
+                    if *s == seat.0 {
+                        return Ok(plies);
+                    }
+                }
+                Event::Roll { .. } => {
+                    return Err(PlayError::Illegal(
+                        "dice have been rolled since that move: it cannot be taken back".into(),
+                    ))
+                }
+                _ => break,
+            }
+        }
+        Err(PlayError::Illegal(format!(
+            "{seat} has no move to take back"
+        )))
+    }
+
+    /// Applies one event, checking it is legal; on error nothing changes. Returns the event
+    /// as the game writes it (canonical notation).
+    pub fn apply(&mut self, event: &Event) -> Result<Event, PlayError> {
+        if self.turn() == Turn::Over && !matches!(event, Event::Takeback { .. }) {
+            return Err(PlayError::GameOver);
+        }
+        let n = self.game.num_seats();
+        let applied = match event {
+            Event::Move { .. } | Event::Roll { .. } => {
+                let applied = apply(self.game.as_mut(), event)?;
+                self.effective.push(applied.clone());
+                return Ok(applied);
+            }
+            Event::Resign { seat } => {
+                if usize::from(*seat) >= n {
+                    return Err(PlayError::Illegal(format!("there is no seat {seat}")));
+                }
+                let others: Vec<Seat> = self
+                    .in_play()
+                    .into_iter()
+                    .filter(|s| s.0 != *seat)
+                    .collect();
+                self.ended = Some(GameResult::draw(n, &others, EndReason::Resignation));
+                event.clone()
+            }
+            Event::Agreement => {
+                self.ended = Some(GameResult::draw(n, &self.in_play(), EndReason::Agreement));
+                event.clone()
+            }
+            Event::Takeback { plies } => {
+                if self.turn() == Turn::Over {
+                    return Err(PlayError::GameOver);
+                }
+                let keep = self.effective.len().checked_sub(*plies as usize);
+                let taken = keep.map(|k| &self.effective[k..]);
+                if *plies == 0
+                    || !taken.is_some_and(|t| t.iter().all(|e| matches!(e, Event::Move { .. })))
+                {
+                    return Err(PlayError::Illegal(format!(
+                        "{plies} moves cannot be taken back here"
+                    )));
+                }
+                let keep = keep.unwrap_or(0);
+                let mut game = self.start.clone();
+                for ev in &self.effective[..keep] {
+                    apply(game.as_mut(), ev)?;
+                }
+                self.game = game;
+                self.effective.truncate(keep);
+                return Ok(event.clone());
+            }
+        };
+        self.effective.push(applied.clone());
+        Ok(applied)
+    }
+}
+
+/// Applies one move or roll to a game, checking it is legal; on error the game is unchanged.
 /// Returns the event as the game writes it (canonical notation).
 pub fn apply(game: &mut dyn DynGame, event: &Event) -> Result<Event, PlayError> {
     match event {
@@ -176,22 +312,26 @@ pub fn apply(game: &mut dyn DynGame, event: &Event) -> Result<Event, PlayError> 
             let roll = game.apply_chance(roll)?;
             Ok(Event::Roll { roll })
         }
+        _ => Err(PlayError::Illegal(
+            "only moves and rolls change the position".into(),
+        )),
     }
 }
 
 /// Checks a record and builds the setup and the game it describes.
-pub fn replay(record: &Record) -> Result<(AnyRuleset, Box<dyn DynGame>), RecordError> {
+pub fn replay(record: &Record) -> Result<(AnyRuleset, Played), RecordError> {
     if record.format != FORMAT {
         return Err(RecordError::Format(record.format.clone()));
     }
-    let (rules, mut game) = start(&record.setup)?;
+    let (rules, game) = start(&record.setup)?;
+    let mut played = Played::new(game);
     for (index, ev) in record.events.iter().enumerate() {
-        apply(game.as_mut(), ev).map_err(|e| RecordError::Event {
+        played.apply(ev).map_err(|e| RecordError::Event {
             index,
             reason: e.to_string(),
         })?;
     }
-    Ok((rules, game))
+    Ok((rules, played))
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! (whose turn, the legal moves, a forced capture, the result).
 
 use crate::hub::LiveGame;
-use crate::record::Event;
+use crate::record::{Event, Played};
 use libro_core::{GameResult, Turn};
 use libro_registry::{AnyRuleset, DynGame};
 use serde_json::{json, Value};
@@ -50,8 +50,8 @@ pub fn meta(g: &LiveGame) -> Value {
 }
 
 /// How the game ended, for people and machines.
-pub fn result(game: &dyn DynGame) -> Value {
-    match game.result() {
+pub fn result(played: &Played) -> Value {
+    match played.result() {
         Some(GameResult { reason, seats }) => json!({
             "reason": reason.name(),
             "describe": reason.describe(),
@@ -73,6 +73,15 @@ pub fn entry(ev: &Event, after: &dyn DynGame) -> String {
         Event::Roll { roll } => {
             format!(r#"{{"kind":"roll","text":{},"view":{view}}}"#, json!(roll))
         }
+        Event::Resign { seat } => {
+            format!(r#"{{"kind":"resign","seat":{seat},"text":"resigns","view":{view}}}"#)
+        }
+        Event::Agreement => {
+            format!(r#"{{"kind":"agreement","text":"draw agreed","view":{view}}}"#)
+        }
+        Event::Takeback { plies } => {
+            format!(r#"{{"kind":"takeback","text":"{plies} taken back","view":{view}}}"#)
+        }
     }
 }
 
@@ -83,9 +92,11 @@ pub fn board_text(game: &dyn DynGame) -> String {
 }
 
 /// The status now: whose turn, what may be played (move by move, or part by part where a
-/// move is made of parts such as a tables turn's dice), a forced capture, the result.
-pub fn status(game: &dyn DynGame, thinking: bool) -> Value {
-    let turn = match game.turn() {
+/// move is made of parts such as a tables turn's dice), a forced capture, the result, and
+/// the players' offers (a draw, a takeback).
+pub fn status(live: &LiveGame, thinking: bool) -> Value {
+    let (played, game) = (&live.played, live.game());
+    let turn = match played.turn() {
         Turn::Seat(s) => json!({"kind": "seat", "seat": s.0}),
         Turn::Chance => json!({"kind": "chance"}),
         Turn::Over => json!({"kind": "over"}),
@@ -98,9 +109,12 @@ pub fn status(game: &dyn DynGame, thinking: bool) -> Value {
         "forced": null,
         "steps": null,
         "thinking": thinking,
-        "result": result(game),
+        "result": result(played),
+        "draw_offers": live.draw_offers,
+        "takeback_ask": live.takeback_ask.map(|s| s.0),
+        "rematch": live.rematch,
     });
-    if let Turn::Seat(_) = game.turn() {
+    if let Turn::Seat(_) = played.turn() {
         v["legal"] = json!(game.legal_moves());
         v["forced"] = json!(game.forced_note());
         v["steps"] = json!(game.part_moves());

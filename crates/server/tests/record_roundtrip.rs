@@ -54,9 +54,9 @@ proptest! {
         prop_assert_eq!(&imported.events, &exported.events);
         prop_assert_eq!(&imported.position, &exported.position);
         let (_, again) = record::replay(&imported).expect("an exported record replays");
-        prop_assert_eq!(again.position(), game.position());
+        prop_assert_eq!(again.game.position(), game.position());
         prop_assert_eq!(again.turn(), game.turn());
-        prop_assert_eq!(again.legal_moves(), game.legal_moves());
+        prop_assert_eq!(again.game.legal_moves(), game.legal_moves());
         prop_assert_eq!(again.result(), game.result());
     }
 }
