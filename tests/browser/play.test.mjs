@@ -192,9 +192,15 @@ for (const ruleset of ["acedrex", "acedrex-ludii", "shatranj", "short-assize-lud
     assert.equal(startPieces, 32);
     assert.ok((await page.textContent("#status")).includes("Viewing after 0"));
     await page.click("#next");
-    assert.equal(await page.locator("#moves li.current").getAttribute("data-index"), "1");
+    assert.equal(await page.locator("#moves .current").getAttribute("data-index"), "1");
     await page.click("#last");
-    assert.equal(await page.locator("#moves li.current").count(), 1);
+    assert.equal(await page.locator("#moves .current").count(), 1);
+    // The moves are paired by round in SAN: `1. e3 …`, the first row white's then black's.
+    const first = await page.$$eval("#moves li.round:first-child .mv", (cells) => cells.map((c) => c.textContent));
+    assert.equal(first.length, 2);
+    const [san, text] = await page.evaluate(() => [S.history[0].san, S.history[0].text]);
+    assert.equal(first[0], san);
+    assert.ok(san !== text && !/^[a-p]\d{1,2}[a-p]\d{1,2}$/.test(san), `SAN (${san}), not coordinates (${text})`);
     await page.close();
   });
 }

@@ -213,6 +213,25 @@ function svg(tag, attrs, ...kids) {
   return e;
 }
 
+/// The board points (and "bar", "off") the last move shown left and reached: tables steps
+/// `24/21 21/15 6/5*` are in the mover's own numbering, mapped by the view.
+function lastTablesMove(idx) {
+  for (let i = idx - 1; i >= 0; i--) {
+    const e = S.history[i];
+    if (e.kind !== "move") continue;
+    const map = e.view.map[e.seat];
+    const keys = new Set();
+    for (const step of e.text.split(/\s+/)) {
+      const m = /^(bar|\d+)\/(off|\d+)\*?$/.exec(step);
+      if (!m) continue;
+      keys.add(m[1] === "bar" ? "bar" : String(map[Number(m[1])]));
+      keys.add(m[2] === "off" ? "off" : String(map[Number(m[2])]));
+    }
+    return keys;
+  }
+  return new Set();
+}
+
 function renderTables(view) {
   const board = document.getElementById("board");
   board.className = "tables";
@@ -223,6 +242,7 @@ function renderTables(view) {
   const froms = new Set(opts.map((n) => pointKey(me, v.map, n.from)));
   const targets = new Set(S.sel ? opts.filter((n) => pointKey(me, v.map, n.from) === S.sel).map((n) => pointKey(me, v.map, n.to)) : []);
   const W = 760, H = 440, PW = 46, top = 20, bottom = H - 20, tri = 170;
+  const last = lastTablesMove(shownIndex());
   const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "tables-board" });
   root.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 10, class: "frame" }));
   root.append(svg("rect", { x: 14, y: 14, width: 604, height: H - 28, class: "felt" }));
@@ -239,6 +259,7 @@ function renderTables(view) {
     const y0 = up ? top : bottom, y1 = up ? top + tri : bottom - tri;
     const key = String(p);
     const cls = ["point", p % 2 ? "odd" : "even"];
+    if (last.has(key)) cls.push("last");
     if (targets.has(key)) cls.push("target");
     if (S.sel === key) cls.push("selected");
     else if (!S.sel && froms.has(key)) cls.push("movable");
@@ -263,7 +284,7 @@ function renderTables(view) {
   }
   // The bar, between the two halves.
   const barX = 20 + 6 * PW;
-  const barG = svg("g", { "data-point": "bar", class: `bar ${S.sel === "bar" ? "selected" : !S.sel && froms.has("bar") ? "movable" : ""}` });
+  const barG = svg("g", { "data-point": "bar", class: `bar ${last.has("bar") ? "last" : ""} ${S.sel === "bar" ? "selected" : !S.sel && froms.has("bar") ? "movable" : ""}` });
   barG.append(svg("rect", { x: barX, y: 14, width: 40, height: H - 28, class: "barrect" }));
   barG.append(svg("text", { x: barX + 20, y: H / 2 + 5, class: "label" }, "bar"));
   [0, 1].forEach((seat) => {
@@ -276,7 +297,7 @@ function renderTables(view) {
   });
   root.append(barG);
   // Borne-off trays: the first seat's at the bottom, the second's at the top.
-  const offG = svg("g", { "data-point": "off", class: `off ${targets.has("off") ? "target" : ""}` });
+  const offG = svg("g", { "data-point": "off", class: `off ${last.has("off") ? "last" : ""} ${targets.has("off") ? "target" : ""}` });
   offG.append(svg("rect", { x: 628, y: 14, width: 118, height: H - 28, class: "tray" }));
   [0, 1].forEach((seat) => {
     const n = v.off[seat];
@@ -427,9 +448,11 @@ function renderPlayers(view) {
   if (four) box.append(el("p", { class: "pot", id: "pot" }, `Pot: ${view.pot}`));
   const table = el("table", { class: "seats" });
   if (four) table.append(el("tr", {}, el("th", {}, "seat"), el("th", {}, "player"), el("th", {}, "captures"), el("th", {}, "stake"), el("th", {}, "paid"), el("th", {}, "balance")));
+  const lost = view.board === "grid" ? capturedBySeat(view) : null;
   S.meta.seats.forEach((name, i) => {
     const row = el("tr", { class: `${view.to_move === i || view.seat === i ? "to-move" : ""} ${view.active && !view.active[i] ? "out" : ""}` },
-      el("td", {}, el("span", { class: `swatch ${seatColour(name)}` }), ` ${name}`, S.you === i ? " (you)" : ""),
+      el("td", {}, el("span", { class: `swatch ${seatColour(name)}` }), ` ${name}`, S.you === i ? " (you)" : "",
+        lost && lost[i].length ? el("span", { class: "lost", "data-seat": i, title: `${name} has lost: ${lost[i].map(pieceName).join(", ")}` }, ` −${lost[i].join("")}`) : null),
       el("td", {}, playerLabel(S.meta.players[i])));
     if (four) {
       row.append(
@@ -455,15 +478,54 @@ function entryText(e, i) {
 }
 
 function renderMoves() {
-  const ol = document.getElementById("moves");
-  ol.innerHTML = "";
+  const box = document.getElementById("moves");
+  box.innerHTML = "";
   const idx = shownIndex();
-  S.history.forEach((e, i) => {
-    const li = el("li", { class: `${i + 1 === idx ? "current" : ""} ${e.kind}`, "data-index": i + 1, onclick: () => { S.viewIndex = i + 1; S.sel = null; render(); } }, entryText(e, i));
-    ol.append(li);
-  });
-  const cur = ol.querySelector(".current");
+  const show = (i) => () => { S.viewIndex = i + 1; S.sel = null; render(); };
+  const cell = (e, i, text) => el("span", { class: `mv ${i + 1 === idx ? "current" : ""} ${e.kind}`, "data-index": i + 1, onclick: show(i) }, text);
+  if (S.meta.geometry.kind === "grid") {
+    // One row per round, each seat's move in its own column: paired SAN with two seats
+    // (`1. e3 e6`), four columns in the four-seat game.
+    box.className = "rounds";
+    const n = S.meta.seats.length;
+    let row = null, last = -1, round = 0;
+    S.history.forEach((e, i) => {
+      if (e.kind !== "move") {
+        box.append(el("li", { class: "note" }, cell(e, i, entryText(e, i))));
+        row = null;
+        return;
+      }
+      if (!row || e.seat <= last) {
+        round += 1;
+        row = el("li", { class: "round" }, el("span", { class: "no" }, `${round}.`));
+        for (let k = 0; k < n; k++) row.append(el("span", { class: "mv empty" }));
+        box.append(row);
+      }
+      row.children[1 + e.seat].replaceWith(cell(e, i, e.san || e.text));
+      last = e.seat;
+    });
+  } else {
+    box.className = "";
+    S.history.forEach((e, i) => box.append(el("li", {}, cell(e, i, entryText(e, i)))));
+  }
+  const cur = box.querySelector(".current");
   if (cur && isLive()) cur.scrollIntoView({ block: "nearest" });
+}
+
+/// The pieces each seat has lost since the start (a promoted pawn counts as lost, its new
+/// piece as gained back), from the start view and the shown one.
+function capturedBySeat(view) {
+  const count = (v) => {
+    const c = S.meta.seats.map(() => ({}));
+    for (const sq of v.squares) for (const l of sq.pieces) c[sq.seat][l] = (c[sq.seat][l] || 0) + 1;
+    return c;
+  };
+  const before = count(S.start), now = count(view);
+  return before.map((had, seat) => {
+    const lost = [];
+    for (const [l, k] of Object.entries(had)) for (let j = (now[seat][l] || 0); j < k; j++) lost.push(l);
+    return lost;
+  });
 }
 
 function step(to) {

@@ -127,8 +127,9 @@ impl LiveGame {
             last_active: std::time::Instant::now(),
         };
         for (index, ev) in events.iter().enumerate() {
+            let san = live.played.describe_next(ev);
             let ev = live.played.apply(ev).map_err(|e| (index, e))?;
-            live.commit(ev);
+            live.commit(ev, san);
         }
         live.refresh_now();
         let canonical = live.events.clone();
@@ -192,11 +193,11 @@ impl LiveGame {
 
     /// Records an event already applied to [`LiveGame::played`] and stored: its history
     /// entry (or, after a takeback, the history cut back), offers cleared by a move.
-    fn commit(&mut self, event: Event) {
+    fn commit(&mut self, event: Event, san: Option<String>) {
         match &event {
             Event::Takeback { .. } => self.history.truncate(self.played.effective.len()),
             _ => {
-                let entry = view::entry(&event, self.played.game.as_ref());
+                let entry = view::entry(&event, san.as_deref(), self.played.game.as_ref());
                 self.history.push(entry);
             }
         }
@@ -854,6 +855,7 @@ impl Hub {
             Event::Takeback { .. } => Undo::Whole(g.played.clone()),
             _ => Undo::Last(g.played.game.clone(), g.played.ended.clone()),
         };
+        let san = g.played.describe_next(&ev);
         let ev = g
             .played
             .apply(&ev)
@@ -881,7 +883,7 @@ impl Hub {
             return Err(e.into());
         }
         let from = g.history.len().min(g.played.effective.len());
-        g.commit(ev);
+        g.commit(ev, san);
         g.announce(from.min(g.history.len()));
         Ok(())
     }

@@ -213,6 +213,15 @@ impl Played {
             .collect()
     }
 
+    /// A move event in the notation people read (SAN for chess), written before it is
+    /// played; `None` for other events or a move that is not legal here.
+    pub fn describe_next(&self, event: &Event) -> Option<String> {
+        match event {
+            Event::Move { text, .. } if self.ended.is_none() => self.game.describe(text).ok(),
+            _ => None,
+        }
+    }
+
     /// Moves back to and including `seat`'s last move, if it has one since the last roll.
     pub fn takeback_plies(&self, seat: Seat) -> Result<u32, PlayError> {
         let mut plies = 0;

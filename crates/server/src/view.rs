@@ -62,13 +62,15 @@ pub fn result(played: &Played) -> Value {
     }
 }
 
-/// A history entry: the event, its notation for people, and the board after it.
-pub fn entry(ev: &Event, after: &dyn DynGame) -> String {
+/// A history entry: the event, its notation for people (`san`: SAN for chess moves), and
+/// the board after it.
+pub fn entry(ev: &Event, san: Option<&str>, after: &dyn DynGame) -> String {
     let view = board_text(after);
     match ev {
         Event::Move { seat, text } => format!(
-            r#"{{"kind":"move","seat":{seat},"text":{},"view":{view}}}"#,
-            json!(text)
+            r#"{{"kind":"move","seat":{seat},"text":{},"san":{},"view":{view}}}"#,
+            json!(text),
+            json!(san.unwrap_or(text))
         ),
         Event::Roll { roll } => {
             format!(r#"{{"kind":"roll","text":{},"view":{view}}}"#, json!(roll))

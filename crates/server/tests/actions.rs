@@ -87,6 +87,8 @@ async fn a_resignation_ends_the_game_for_the_other_seat_and_survives_a_restart()
     assert_eq!(s["now"]["result"]["reason"], "resignation");
     assert_eq!(s["now"]["result"]["winner"], 0);
     assert_eq!(history(&s), ["e2e3", "resigns"]);
+    // Moves carry their SAN for the move list: the pawn's step e2e3 is written `e3`.
+    assert_eq!(s["history"][0]["san"], "e3");
 }
 
 #[tokio::test]
