@@ -283,6 +283,21 @@ for (const ruleset of ["cuatro-tiempos", "cuatro-tiempos-ludii"]) {
   });
 }
 
+test("an unknown game says so and stops trying to connect; the lobby defaults to the rules of record", async () => {
+  const page = await newPage();
+  const res = await page.goto(`${BASE}/g/nosuchgame1`);
+  assert.equal(res.status(), 404);
+  await page.waitForFunction(() => document.body.dataset.missing === "yes", null, POLL);
+  assert.equal(await page.textContent("#title"), "No such game");
+  const conn = await page.textContent("#conn");
+  await page.waitForTimeout(2500);
+  assert.equal(await page.textContent("#conn"), conn, "no reconnecting");
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('#ruleset option[value="acedrex"]', { state: "attached" });
+  assert.equal(await page.inputValue("#ruleset"), "acedrex");
+  await page.close();
+});
+
 test("game actions: a takeback asked and granted, a draw offered, resignation and a rematch", async () => {
   const white = await newPage();
   const black = await newPage();

@@ -633,6 +633,10 @@ function connect() {
     if (res && (res.status === 404 || res.status === 410)) {
       const data = await res.json().catch(() => ({}));
       conn.textContent = data.error || `HTTP ${res.status}`;
+      if (res.status === 404) {
+        document.getElementById("title").textContent = "No such game";
+        document.body.dataset.missing = "yes";
+      }
       document.body.dataset.damaged = res.status === 410 ? "yes" : "";
       return;
     }

@@ -123,7 +123,12 @@ async function importRecord() {
 async function main() {
   RULESETS = await api("/api/rulesets");
   const sel = document.getElementById("ruleset");
-  for (const r of RULESETS) sel.append(el("option", { value: r.name }, `${r.title} (${r.name})`));
+  // The rules of record first (the default: the first of them); the profiles that
+  // reproduce another engine's reading (`-ludii`) in a group of their own.
+  const profiles = el("optgroup", { label: "Profiles reproducing Ludii's readings" });
+  for (const r of RULESETS) (r.name.endsWith("-ludii") ? profiles : sel).append(el("option", { value: r.name }, `${r.title} (${r.name})`));
+  if (profiles.children.length) sel.append(profiles);
+  sel.value = sel.options[0].value;
   sel.addEventListener("change", renderRuleset);
   document.getElementById("show-rules").addEventListener("click", () => showRules(sel.value));
   document.getElementById("create").addEventListener("click", create);

@@ -86,7 +86,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
     guard.spawn_cleanup();
     Router::new()
         .route("/", get(|| async { Html(assets::LOBBY_HTML) }))
-        .route("/g/{id}", get(|| async { Html(assets::GAME_HTML) }))
+        .route("/g/{id}", get(game_page))
         .route("/assets/{name}", get(asset))
         .route("/api/rulesets", get(rulesets))
         .route("/api/rulesets/{name}", get(ruleset))
@@ -213,6 +213,17 @@ async fn create_game(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Va
     let req: CreateRequest = parse_body(&body)?;
     let created = hub.create(req.setup().map_err(bad)?).await?;
     Ok(Json(json!(created)))
+}
+
+/// The game page: 404 for a game that does not exist, 410 for a damaged one (the page
+/// then says so and does not try to connect).
+async fn game_page(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    let status = match hub.get(&id).await {
+        Ok(_) => StatusCode::OK,
+        Err(HubError::Damaged { .. }) => StatusCode::GONE,
+        Err(_) => StatusCode::NOT_FOUND,
+    };
+    (status, Html(assets::GAME_HTML)).into_response()
 }
 
 async fn game_state(

@@ -239,3 +239,20 @@ async fn a_rematch_swaps_the_seats_and_each_link_keeps_its_player() {
     assert_eq!(play(srv.addr, &new, &b, "e2e3").await.0, 200);
     assert_eq!(play(srv.addr, &new, &w, "e7e6").await.0, 200);
 }
+
+#[tokio::test]
+async fn the_page_of_an_unknown_game_is_not_found() {
+    let srv = start().await;
+    let (status, page) = get(srv.addr, "/g/nosuchgame1").await;
+    assert_eq!(status, 404);
+    assert!(
+        page.as_str().unwrap().contains("<html"),
+        "the page still loads to say so"
+    );
+    let (id, _) = create(
+        srv.addr,
+        json!({"ruleset": "acedrex", "players": ["human", "human"]}),
+    )
+    .await;
+    assert_eq!(get(srv.addr, &format!("/g/{id}")).await.0, 200);
+}
