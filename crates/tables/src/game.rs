@@ -470,7 +470,7 @@ impl Game for TablesGame {
     }
 
     fn play(&mut self, mv: Play) {
-        let Phase::Move(seat, _) = self.phase() else {
+        let Phase::Move(seat, dice) = self.phase() else {
             return;
         };
         let (s, o) = (seat.index(), 1 - seat.index());
@@ -488,6 +488,9 @@ impl Game for TablesGame {
         }
         let next = if self.board.count(s, OFF) == self.rules.checkers {
             Phase::Over(Ending::BoreOff { winner: seat })
+        } else if self.rules.roll_again && dice.values().windows(2).all(|w| w[0] == w[1]) {
+            // Doubles (or triples) under `doubles = roll-again`: the same player rolls again.
+            Phase::Roll(seat)
         } else {
             Phase::Roll(Seat(o as u8))
         };

@@ -82,6 +82,9 @@ pub(crate) struct Mover {
     home: u8,
     exact: bool,
     enter_first: bool,
+    /// Where a checker on the bar counts from: `entry + 1` (25, the bar itself, when checkers
+    /// enter on 24 with a 1), so a die of n enters it on `bar_base - n`.
+    bar_base: u8,
     /// The opponent's counts on its own points, and where the mover's points are in its
     /// numbering: for explanations only.
     other: [u8; 26],
@@ -181,6 +184,7 @@ impl Mover {
             home: rules.home,
             exact: rules.bear_off == BearOff::Exact,
             enter_first: rules.enter_first,
+            bar_base: rules.entry + 1,
             other,
             cross,
         }
@@ -206,8 +210,9 @@ impl Mover {
     /// hold a checker and be a source.
     #[inline]
     fn target(&self, from: u8, die: u8) -> Option<u8> {
-        if from > die {
-            let to = from - die;
+        let base = self.base(from);
+        if base > die {
+            let to = base - die;
             (self.closed >> to & 1 == 0).then_some(to)
         } else if self.occ & self.outside != 0 {
             None
@@ -215,6 +220,17 @@ impl Mover {
             Some(OFF)
         } else {
             None
+        }
+    }
+
+    /// The point a step from `from` counts its die from: the point itself, or for the bar
+    /// `entry + 1` (the bar, 25, unless the ruleset enters checkers lower on the path).
+    #[inline(always)]
+    pub fn base(&self, from: u8) -> u8 {
+        if from == BAR {
+            self.bar_base
+        } else {
+            from
         }
     }
 
@@ -230,9 +246,9 @@ impl Mover {
         }
         match self.target(from, die) {
             Some(to) => Ok(to),
-            None if from > die => Err(Illegal::Closed {
-                to: from - die,
-                count: self.other[usize::from(self.cross[usize::from(from - die)])],
+            None if self.base(from) > die => Err(Illegal::Closed {
+                to: self.base(from) - die,
+                count: self.other[usize::from(self.cross[usize::from(self.base(from) - die)])],
             }),
             None if self.occ & self.outside != 0 => {
                 let outside = (usize::from(self.home) + 1..=usize::from(BAR))
@@ -296,6 +312,11 @@ impl Mover {
         let sources = self.sources();
         // Staying on the board: from a point above the die to one not closed.
         let mut mask = sources & (!self.closed << die) & !((2u32 << die) - 1);
+        if self.bar_base != BAR && sources >> BAR & 1 == 1 {
+            // Entering lower on the path: the bar's landing is `bar_base - die`.
+            let open = self.closed >> (self.bar_base - die) & 1 == 0;
+            mask = mask & !(1 << BAR) | u32::from(open) << BAR;
+        }
         if self.occ & self.outside == 0 {
             mask |= sources & (1 << die);
             let highest = 31 - self.occ.leading_zeros();
@@ -385,7 +406,7 @@ impl Mover {
     ) -> (u8, u8, bool) {
         let from = (31 - froms.leading_zeros()) as u8;
         *froms &= !(1 << from);
-        let to = from.saturating_sub(die);
+        let to = self.base(from).saturating_sub(die);
         let hit = self.apply(from, to);
         steps[depth] = Step::raw(from, to, hit);
         (from, to, hit)
@@ -443,7 +464,7 @@ impl Mover {
         while froms != 0 {
             let from = (31 - froms.leading_zeros()) as u8;
             froms &= !(1 << from);
-            let to = from.saturating_sub(die);
+            let to = self.base(from).saturating_sub(die);
             let hit = self.would_hit(to);
             steps[depth] = Step::raw(from, to, hit);
             if sink.complete(self.key_after(from, to, hit), &steps[..=depth]) {
@@ -464,8 +485,8 @@ impl Mover {
         // reaches the same position: it lands on the board, its other stop is open, and
         // neither stop held a lone opposing checker (one order would hit it, the other
         // not). Worked out without branches, which go either way at random here.
-        let via = prev_from.saturating_sub(prev_die);
-        let other = prev_from.saturating_sub(die);
+        let via = self.base(prev_from).saturating_sub(prev_die);
+        let other = self.base(prev_from).saturating_sub(die);
         let same_either_way = higher
             & (via > die)
             & (self.closed >> other & 1 == 0)
