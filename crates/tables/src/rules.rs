@@ -195,7 +195,8 @@ struct SharedSetup {
 
 /// A `[setup]` entry: `point = count` for both players, or a seat's own table.
 enum SetupItem {
-    Count(i64),
+    /// `point = count`; the counts are read again with their lines ([`SharedSetup`]).
+    Count,
     Seat(BTreeMap<String, i64>),
 }
 
@@ -207,13 +208,11 @@ impl<'de> Deserialize<'de> for SetupItem {
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a count of checkers, or a seat's table of `point = count`")
             }
-            fn visit_i64<E>(self, v: i64) -> Result<SetupItem, E> {
-                Ok(SetupItem::Count(v))
+            fn visit_i64<E>(self, _: i64) -> Result<SetupItem, E> {
+                Ok(SetupItem::Count)
             }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<SetupItem, E> {
-                i64::try_from(v)
-                    .map(SetupItem::Count)
-                    .map_err(|_| E::custom("a count of checkers is 0 to 15"))
+            fn visit_u64<E>(self, _: u64) -> Result<SetupItem, E> {
+                Ok(SetupItem::Count)
             }
             fn visit_map<M: serde::de::MapAccess<'de>>(
                 self,
@@ -330,8 +329,7 @@ fn read_setup(
     setup_span: std::ops::Range<usize>,
     seats: &[String; 2],
     checkers: u8,
-    path: &[[u8; 25]; 2],
-    cross: &[[u8; 25]; 2],
+    (path, cross): (&[[u8; 25]; 2], &[[u8; 25]; 2]),
     invalid: &dyn Fn(std::ops::Range<usize>, String) -> RulesetError,
 ) -> Result<Board, RulesetError> {
     let per_seat = shared.is_none();
@@ -533,10 +531,7 @@ impl TablesRules {
             }
         }
 
-        let all_counts = file
-            .setup
-            .values()
-            .all(|v| matches!(v, SetupItem::Count(_)));
+        let all_counts = file.setup.values().all(|v| matches!(v, SetupItem::Count));
         let shared = if all_counts {
             let again: SharedSetup = toml::from_str(text).map_err(|e| RulesetError::Syntax {
                 origin: origin.to_string(),
@@ -560,8 +555,7 @@ impl TablesRules {
             setup_span,
             &seats,
             checkers,
-            &path,
-            &cross,
+            (&path, &cross),
             &invalid,
         )?;
 

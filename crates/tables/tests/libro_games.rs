@@ -290,7 +290,7 @@ fn random_board(r: &TablesRules, rng: &mut ChaCha8Rng) -> Board {
     loop {
         let mut counts = [[0u8; 26]; 2];
         let mut taken = [None::<usize>; 25];
-        for s in 0..2 {
+        for (s, mine) in counts.iter_mut().enumerate() {
             for _ in 0..15 {
                 let slot = match rng.gen_range(0..10) {
                     0 => 0,
@@ -300,12 +300,12 @@ fn random_board(r: &TablesRules, rng: &mut ChaCha8Rng) -> Board {
                 if (1..=24).contains(&slot) {
                     let b = usize::from(r.board_point(s, slot));
                     if taken[b].is_some_and(|t| t != s) {
-                        counts[s][0] += 1;
+                        mine[0] += 1;
                         continue;
                     }
                     taken[b] = Some(s);
                 }
-                counts[s][usize::from(slot)] += 1;
+                mine[usize::from(slot)] += 1;
             }
         }
         if counts[0][0] < 15 && counts[1][0] < 15 {
