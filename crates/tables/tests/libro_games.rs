@@ -22,6 +22,7 @@ const GAMES: &[&str] = &[
     "pareja-de-entrada",
     "cab-e-quinal",
     "seys-dos-e-as",
+    "buffa",
 ];
 
 fn text_of(name: &str) -> String {
@@ -609,6 +610,31 @@ fn seys_dos_e_as_enters_on_the_track_of_three_tables() {
     assert!(listed.iter().any(|p| p.contains("bar/13")), "{listed:?}");
     assert!(listed.iter().any(|p| p.contains("bar/14")), "{listed:?}");
     assert!(listed.iter().all(|p| !p.contains("bar/17")), "{listed:?}");
+}
+
+#[test]
+fn buffa_enters_every_checker_first_and_bears_off_exactly() {
+    // All fifteen begin in hand and must all be entered before any moves: from the start a
+    // 6-5-4 enters three checkers on 19, 20 and 21, and nothing else is possible.
+    let r = rules("buffa");
+    let mut game = r.new_game(0);
+    game.apply_chance(TablesChance::RollOff([6, 1]));
+    roll(&mut game, "6-5-4");
+    let listed = game.plays();
+    assert_eq!(listed.len(), 1, "{:?}", plays(&game));
+    let after = played(&game, listed[0]);
+    assert_eq!([BAR, 21, 20, 19].map(|p| after.count(0, p)), [12, 1, 1, 1]);
+    // Bearing off "by rolling a 6 to move from the sixth point, and so on down to 1": with
+    // one checker left, on the 3-point, a 6-5-4 bears nothing off (under the usual rule the
+    // 6 would) and moves nothing: the roll is lost.
+    let game = to_move(&r, &[(3, 1)], &[(12, 15)], WHITE, "6-5-4");
+    assert_eq!(plays(&game), ["pass"]);
+    // A 3 bears it off and wins.
+    let mut game = to_move(&r, &[(3, 1)], &[(12, 15)], WHITE, "6-5-3");
+    assert_eq!(plays(&game), ["3/off"]);
+    let p = game.plays()[0];
+    game.play(p);
+    assert_eq!(game.turn(), Turn::Over);
 }
 
 #[test]
