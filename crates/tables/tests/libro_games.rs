@@ -638,6 +638,28 @@ fn buffa_enters_every_checker_first_and_bears_off_exactly() {
 }
 
 #[test]
+fn a_step_one_die_can_play_reads_as_that_die() {
+    // Met in a random game of Seys, Dos e As: black's last checker on its 5-point, a lone
+    // white checker on black's 1-point (same track), and 5-3-1 to play. `5/off` bears it off
+    // with the 5 and wins; `5/4/1*/off` takes the 1 and the 3 first, hitting on 1, then bears
+    // off. Both are whole turns (the last checker off ends the game). Written `5/off`, the
+    // play is the one-die reading: the way every play is printed.
+    let r = rules("seys-dos-e-as");
+    let game = r.parse_position("fQAAAAgAAAAAAA:black:5-3-1").unwrap();
+    let plain = game.parse_move("5/off").unwrap();
+    assert_eq!(plain.len(), 1);
+    let on_bar = game.board().count(0, BAR);
+    assert_eq!(played(&game, plain).count(0, BAR), on_bar, "nothing hit");
+    let chained = game.parse_move("5/4/1*/off").unwrap();
+    assert_eq!(chained.len(), 3);
+    assert_eq!(
+        played(&game, chained).count(0, BAR),
+        on_bar + 1,
+        "white hit"
+    );
+}
+
+#[test]
 fn the_new_options_are_refused_with_the_reason_when_wrong() {
     let text = text_of("medio-emperador");
     let e = TablesRules::from_toml(
