@@ -234,6 +234,17 @@ impl Mover {
         }
     }
 
+    /// [`Mover::base`] in the search, where `ENTRY` says whether the ruleset enters checkers
+    /// lower on the path (without it the bar counts from 25, like any point from itself).
+    #[inline(always)]
+    fn base_of<const ENTRY: bool>(&self, from: u8) -> u8 {
+        if ENTRY {
+            self.base(from)
+        } else {
+            from
+        }
+    }
+
     /// Like [`Mover::target`] for any point, saying why not.
     pub fn explain(&self, from: u8, die: u8) -> Result<u8, Illegal> {
         if !(1..=BAR).contains(&from) || self.me[usize::from(from)] == 0 {
@@ -308,11 +319,11 @@ impl Mover {
     /// The points a checker may move from with `die` right now, as a bit mask (the
     /// [`Mover::target`] test for every source at once).
     #[inline]
-    fn movable(&self, die: u8) -> u32 {
+    fn movable<const ENTRY: bool>(&self, die: u8) -> u32 {
         let sources = self.sources();
         // Staying on the board: from a point above the die to one not closed.
         let mut mask = sources & (!self.closed << die) & !((2u32 << die) - 1);
-        if self.bar_base != BAR && sources >> BAR & 1 == 1 {
+        if ENTRY && sources >> BAR & 1 == 1 {
             // Entering lower on the path: the bar's landing is `bar_base - die`.
             let open = self.closed >> (self.bar_base - die) & 1 == 0;
             mask = mask & !(1 << BAR) | u32::from(open) << BAR;
@@ -344,7 +355,7 @@ impl Mover {
     /// from where the last step landed with a higher die is skipped when the other order
     /// reaches the same position ([`Mover::froms`]); that order is searched.
     /// Returns true if the sink stops.
-    fn search<S: Sink>(
+    fn search<const ENTRY: bool, S: Sink>(
         &mut self,
         dice: &[u8],
         depth: usize,
@@ -356,8 +367,8 @@ impl Mover {
             return sink.complete(self.key, &steps[..depth]);
         }
         match *dice {
-            [die] => return self.search_last(die, depth, prev, steps, sink),
-            [a, b] => return self.search_two([a, b], depth, prev, steps, sink),
+            [die] => return self.search_last::<ENTRY, S>(die, depth, prev, steps, sink),
+            [a, b] => return self.search_two::<ENTRY, S>([a, b], depth, prev, steps, sink),
             _ => {}
         }
         let mut moved = false;
@@ -365,7 +376,7 @@ impl Mover {
             if i > 0 && dice[i - 1] == die {
                 continue;
             }
-            let mut froms = self.froms(die, prev);
+            let mut froms = self.froms::<ENTRY>(die, prev);
             moved |= froms != 0;
             let mut rest = [0u8; MAX_DICE];
             for (k, slot) in rest.iter_mut().enumerate() {
@@ -373,17 +384,17 @@ impl Mover {
             }
             let rest = &rest[..dice.len() - 1];
             while froms != 0 {
-                let (from, to, hit) = self.take_step(&mut froms, die, depth, steps);
+                let (from, to, hit) = self.take_step::<ENTRY>(&mut froms, die, depth, steps);
                 // The last two dice are searched here rather than by calls: most nodes are
                 // there.
                 let stop = match *rest {
                     [last] if !self.all_off() => {
-                        self.search_last(last, depth + 1, (from, die), steps, sink)
+                        self.search_last::<ENTRY, S>(last, depth + 1, (from, die), steps, sink)
                     }
                     [a, b] if !self.all_off() => {
-                        self.search_two([a, b], depth + 1, (from, die), steps, sink)
+                        self.search_two::<ENTRY, S>([a, b], depth + 1, (from, die), steps, sink)
                     }
-                    _ => self.search(rest, depth + 1, (from, die), steps, sink),
+                    _ => self.search::<ENTRY, S>(rest, depth + 1, (from, die), steps, sink),
                 };
                 self.undo(from, to, hit);
                 if stop {
@@ -397,7 +408,7 @@ impl Mover {
     /// Takes the highest point off `froms` and moves a checker from it with `die`, writing
     /// the step at `depth`; returns the step, for [`Mover::undo`].
     #[inline(always)]
-    fn take_step(
+    fn take_step<const ENTRY: bool>(
         &mut self,
         froms: &mut u32,
         die: u8,
@@ -406,7 +417,7 @@ impl Mover {
     ) -> (u8, u8, bool) {
         let from = (31 - froms.leading_zeros()) as u8;
         *froms &= !(1 << from);
-        let to = self.base(from).saturating_sub(die);
+        let to = self.base_of::<ENTRY>(from).saturating_sub(die);
         let hit = self.apply(from, to);
         steps[depth] = Step::raw(from, to, hit);
         (from, to, hit)
@@ -414,7 +425,7 @@ impl Mover {
 
     /// [`Mover::search`] with two dice left (highest first) and checkers still on the board.
     #[inline(always)]
-    fn search_two<S: Sink>(
+    fn search_two<const ENTRY: bool, S: Sink>(
         &mut self,
         dice: [u8; 2],
         depth: usize,
@@ -424,14 +435,14 @@ impl Mover {
     ) -> bool {
         let mut moved = false;
         for (die, last) in [(dice[0], dice[1]), (dice[1], dice[0])] {
-            let mut froms = self.froms(die, prev);
+            let mut froms = self.froms::<ENTRY>(die, prev);
             moved |= froms != 0;
             while froms != 0 {
-                let (from, to, hit) = self.take_step(&mut froms, die, depth, steps);
+                let (from, to, hit) = self.take_step::<ENTRY>(&mut froms, die, depth, steps);
                 let stop = if self.all_off() {
                     sink.complete(self.key, &steps[..=depth])
                 } else {
-                    self.search_last(last, depth + 1, (from, die), steps, sink)
+                    self.search_last::<ENTRY, S>(last, depth + 1, (from, die), steps, sink)
                 };
                 self.undo(from, to, hit);
                 if stop {
@@ -449,7 +460,7 @@ impl Mover {
     /// [`Mover::search`] with one die left and checkers still on the board: each step ends
     /// a sequence, so only its key is worked out.
     #[inline(always)]
-    fn search_last<S: Sink>(
+    fn search_last<const ENTRY: bool, S: Sink>(
         &mut self,
         die: u8,
         depth: usize,
@@ -457,14 +468,14 @@ impl Mover {
         steps: &mut [Step; MAX_DICE],
         sink: &mut S,
     ) -> bool {
-        let mut froms = self.froms(die, prev);
+        let mut froms = self.froms::<ENTRY>(die, prev);
         if froms == 0 {
             return sink.dead_end(self.key, &steps[..depth]);
         }
         while froms != 0 {
             let from = (31 - froms.leading_zeros()) as u8;
             froms &= !(1 << from);
-            let to = self.base(from).saturating_sub(die);
+            let to = self.base_of::<ENTRY>(from).saturating_sub(die);
             let hit = self.would_hit(to);
             steps[depth] = Step::raw(from, to, hit);
             if sink.complete(self.key_after(from, to, hit), &steps[..=depth]) {
@@ -477,7 +488,7 @@ impl Mover {
     /// The points the search moves a checker from with `die` after the step `prev` (its
     /// point and die): those [`Mover::movable`] allows, in the search's one order.
     #[inline(always)]
-    fn froms(&self, die: u8, prev: (u8, u8)) -> u32 {
+    fn froms<const ENTRY: bool>(&self, die: u8, prev: (u8, u8)) -> u32 {
         let (prev_from, prev_die) = prev;
         let higher = die > prev_die;
         // A higher die than the last step's: not from the same point again, and not on
@@ -485,14 +496,14 @@ impl Mover {
         // reaches the same position: it lands on the board, its other stop is open, and
         // neither stop held a lone opposing checker (one order would hit it, the other
         // not). Worked out without branches, which go either way at random here.
-        let via = self.base(prev_from).saturating_sub(prev_die);
-        let other = self.base(prev_from).saturating_sub(die);
+        let via = self.base_of::<ENTRY>(prev_from).saturating_sub(prev_die);
+        let other = self.base_of::<ENTRY>(prev_from).saturating_sub(die);
         let same_either_way = higher
             & (via > die)
             & (self.closed >> other & 1 == 0)
             & ((self.blots_at_start >> via | self.blots_at_start >> other) & 1 == 0);
         let skip = u32::from(higher) << prev_from | u32::from(same_either_way) << via;
-        self.movable(die) & ((2u32 << prev_from) - 1) & !skip
+        self.movable::<ENTRY>(die) & ((2u32 << prev_from) - 1) & !skip
     }
 
     /// The key after moving a checker from `from` to `to` (see [`Mover::apply`]).
@@ -512,7 +523,13 @@ impl Mover {
         let n = dice.len().min(MAX_DICE);
         sorted[..n].copy_from_slice(&dice[..n]);
         sorted[..n].sort_unstable_by(|a, b| b.cmp(a));
-        self.search(&sorted[..n], 0, (BAR, u8::MAX), &mut steps, sink)
+        // Monomorphised on whether checkers enter below the bar's own 25 - n, so Fallas'
+        // search pays nothing for the `entry` option.
+        if self.bar_base == BAR {
+            self.search::<false, S>(&sorted[..n], 0, (BAR, u8::MAX), &mut steps, sink)
+        } else {
+            self.search::<true, S>(&sorted[..n], 0, (BAR, u8::MAX), &mut steps, sink)
+        }
     }
 
     /// Whether the remaining `dice` can all be played from here (or every checker borne off).
