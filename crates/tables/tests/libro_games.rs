@@ -624,7 +624,7 @@ fn buffa_enters_every_checker_first_and_bears_off_exactly() {
     assert_eq!(listed.len(), 1, "{:?}", plays(&game));
     let after = played(&game, listed[0]);
     assert_eq!([BAR, 21, 20, 19].map(|p| after.count(0, p)), [12, 1, 1, 1]);
-    // Bearing off "by rolling a 6 to move from the sixth point, and so on down to 1": with
+    // Bearing off is exact (a die of n from point n only): with
     // one checker left, on the 3-point, a 6-5-4 bears nothing off (under the usual rule the
     // 6 would) and moves nothing: the roll is lost.
     let game = to_move(&r, &[(3, 1)], &[(12, 15)], WHITE, "6-5-4");
