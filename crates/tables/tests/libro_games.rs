@@ -377,6 +377,52 @@ fn every_new_game_plays_match_the_plain_enumerator() {
     }
 }
 
+/// GNU Backgammon's legal plays of 600 random positions with a roll of two different dice,
+/// as the positions they reach (tests/data/gnubg_moves.py made it; see tests/data/README.md).
+const GNUBG_MOVES: &str = include_str!("data/gnubg_moves.txt");
+
+#[test]
+fn todas_tablas_plays_match_gnubg_where_backgammon_agrees() {
+    // Backgammon and Todas Tablas move alike with two different dice; they differ only when
+    // a single die can be played: backgammon then requires the higher one if it can be
+    // played, the source of Todas Tablas does not. So: the same positions when the plays use
+    // both dice (or none), and gnubg's a subset of ours when one die is all that plays.
+    let r = rules("todas-tablas");
+    let (mut same, mut one_die) = (0, 0);
+    for line in GNUBG_MOVES.lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (id, dice, expected) = (
+            fields[0],
+            format!("{}-{}", fields[1], fields[2]),
+            &fields[3..],
+        );
+        let board = Board::from_gnubg_id(id, 0, 15).unwrap();
+        let dice: Dice = dice.parse().unwrap();
+        let game = TablesGame::from_parts(r.clone(), board, Phase::Move(WHITE, dice))
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        let listed = game.plays();
+        let ours: HashSet<String> = listed
+            .iter()
+            .map(|&p| played(&game, p).gnubg_id(0))
+            .collect();
+        let theirs: HashSet<String> = expected.iter().map(|s| s.to_string()).collect();
+        if listed[0].len() == 1
+            && !ours
+                .iter()
+                .any(|id| Board::from_gnubg_id(id, 0, 15).unwrap().in_play(0) == 0)
+        {
+            one_die += 1;
+            assert!(theirs.is_subset(&ours), "{line}: ours {ours:?}");
+        } else {
+            same += 1;
+            assert_eq!(ours, theirs, "{line}: {:?}", plays(&game));
+        }
+    }
+    println!("gnubg: {same} rolls with the same plays, {one_die} with one die playable");
+    assert_eq!(same + one_die, 600);
+    assert!(same > 500, "{same} {one_die}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Scenarios from the source texts.
 
