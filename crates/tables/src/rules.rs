@@ -20,7 +20,9 @@
 //!   bar must enter (on own point `entry` + 1 − n) before any other moves.
 //! - `[options.NAME]` `value` and `source`: the switchable rules, which `--option NAME=VALUE`
 //!   overrides: `bear_off = standard | exact`; `doubles = once | roll-again` (a roll whose
-//!   dice all match gives another roll); `entry = 24 … 7` (the own point a checker on the
+//!   dice all match gives another roll); `unplayable = lost | to-opponent` (without the
+//!   falla, the dice a player cannot play are lost or played by the opponent instead of
+//!   its roll); `entry = 24 … 7` (the own point a checker on the
 //!   bar enters on with a 1, for paths shorter than the board). [`TablesRules::options`]
 //!   lists `bear_off` always and the others when the file or an override sets them.
 //!
@@ -129,6 +131,13 @@ const OPTIONS: &[OptionDef] = &[
         always: false,
     },
     OptionDef {
+        name: "unplayable",
+        allowed: &["lost", "to-opponent"],
+        default: "lost",
+        explanation: "without the falla, dice a player cannot play are lost; to-opponent: the opponent plays them on its next turn instead of rolling (once: what it cannot play of them is lost)",
+        always: false,
+    },
+    OptionDef {
         name: "entry",
         allowed: ENTRY_POINTS,
         default: "24",
@@ -164,6 +173,8 @@ pub struct TablesRules {
     pub(crate) entry: u8,
     /// Whether a roll whose dice all show the same number gives the player another roll.
     pub(crate) roll_again: bool,
+    /// Whether dice left unplayed go to the opponent, who plays them instead of rolling.
+    pub(crate) give_unplayable: bool,
     options: Vec<RuleOption>,
     rolls: Vec<Chance<Dice>>,
 }
@@ -658,6 +669,18 @@ impl TablesRules {
             _ => BearOff::Standard,
         };
         let roll_again = value_of("doubles") == "roll-again";
+        let give_unplayable = value_of("unplayable") == "to-opponent";
+        if give_unplayable && file.dice.falla {
+            let line = file
+                .options
+                .get("unplayable")
+                .map_or(1, |spec| line_of(text, spec.span().start));
+            return Err(RulesetError::Invalid {
+                origin: origin.to_string(),
+                line,
+                reason: "unplayable = to-opponent: with the falla no die is ever left unplayed (the player loses); set `falla = false`".into(),
+            });
+        }
         let entry: u8 = value_of("entry").parse().unwrap_or(POINTS);
         if entry < sides {
             let line = file
@@ -697,6 +720,7 @@ impl TablesRules {
             bear_off,
             entry,
             roll_again,
+            give_unplayable,
             options,
             rolls: all_rolls(count, sides),
         })
@@ -742,6 +766,11 @@ impl TablesRules {
     /// Whether a checker on the bar must enter before any other moves.
     pub fn enter_first(&self) -> bool {
         self.enter_first
+    }
+
+    /// Whether dice a player cannot play go to the opponent, who plays them instead of rolling.
+    pub fn give_unplayable(&self) -> bool {
+        self.give_unplayable
     }
 
     /// Whether both players move the same way along the same points (`cross` is the

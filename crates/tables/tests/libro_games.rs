@@ -23,6 +23,7 @@ const GAMES: &[&str] = &[
     "cab-e-quinal",
     "seys-dos-e-as",
     "buffa",
+    "laquet",
 ];
 
 fn text_of(name: &str) -> String {
@@ -681,6 +682,43 @@ fn buffa_enters_every_checker_first_and_bears_off_exactly() {
     let p = game.plays()[0];
     game.play(p);
     assert_eq!(game.turn(), Turn::Over);
+}
+
+#[test]
+fn laquet_gives_the_dice_a_player_cannot_play_to_the_other() {
+    // Laquet's start: white fourteen on its 24 and one on its 1; black three each on 23 to
+    // 20, two on 19, one on 12; one track, and no hitting: any opposing checker closes a
+    // point.
+    let r = rules("laquet");
+    let start = r.start();
+    assert_eq!((start.count(0, 24), start.count(0, 1)), (14, 1));
+    assert_eq!(
+        [23, 22, 21, 20, 19, 12].map(|p| start.count(1, p)),
+        [3, 3, 3, 3, 2, 1]
+    );
+    // White to play 6-1 from the start: a 1 from 24 lands on 23, black's, closed; the
+    // checker on 1 may not bear off (white is not all home). So the 6 goes first, 24/18, and
+    // the 1 follows it, 18/17 (open). One play, both dice used: nothing is given.
+    let mut game = TablesGame::from_parts(r.clone(), start, Phase::Roll(WHITE)).unwrap();
+    roll(&mut game, "6-1");
+    assert_eq!(plays(&game), ["24/18 18/17"]);
+    // White to play 2-1: every 1 and 2 from 24 lands on 23 or 22 (black's), and the checker
+    // on 1 cannot bear off: nothing plays, and black plays white's 2-1 instead of rolling.
+    let mut game = TablesGame::from_parts(r.clone(), start, Phase::Roll(WHITE)).unwrap();
+    roll(&mut game, "2-1");
+    assert_eq!(plays(&game), ["pass"]);
+    game.play(Play::default());
+    assert_eq!(game.phase(), Phase::Move(BLACK, "2-1".parse().unwrap()));
+    assert!(game.dice_given());
+    assert!(game.to_string().ends_with(":black:given:2-1"), "{game}");
+    let back = r.parse_position(&game.to_string()).unwrap();
+    assert_eq!(back.to_string(), game.to_string());
+    assert_eq!(back.hash(), game.hash());
+    // Black plays them (say 23/21 and 20/19 … whatever is listed first); then white rolls.
+    let p = game.plays()[0];
+    game.play(p);
+    assert_eq!(game.phase(), Phase::Roll(WHITE));
+    assert!(!game.dice_given());
 }
 
 #[test]
