@@ -148,7 +148,7 @@ const OPTIONS: &[OptionDef] = &[
 
 /// A loaded tables ruleset: the board, paths, setup, dice and rules of one game of the
 /// family, shared behind an `Arc` by every game played under it.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct TablesRules {
     name: String,
     title: String,
@@ -314,6 +314,43 @@ fn parse_path(text: &str) -> Result<[u8; 25], String> {
         own[usize::from(POINTS) - i] = p;
     }
     Ok(own)
+}
+
+/// Written as the derived `Debug` was before the `doubles`, `entry` and `unplayable`
+/// options, which are added only when they differ from their defaults: the canonical text
+/// (and so the digest) of a ruleset that does not use them stays what it was.
+impl fmt::Debug for TablesRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("TablesRules");
+        d.field("name", &self.name)
+            .field("title", &self.title)
+            .field("source", &self.source)
+            .field("seats", &self.seats)
+            .field("checkers", &self.checkers)
+            .field("home", &self.home)
+            .field("path", &self.path)
+            .field("cross", &self.cross)
+            .field("opposite", &self.opposite)
+            .field("start", &self.start)
+            .field("dice_count", &self.dice_count)
+            .field("dice_sides", &self.dice_sides)
+            .field("falla", &self.falla)
+            .field("hitting", &self.hitting)
+            .field("enter_first", &self.enter_first)
+            .field("bear_off", &self.bear_off);
+        if self.entry != POINTS {
+            d.field("entry", &self.entry);
+        }
+        if self.roll_again {
+            d.field("roll_again", &self.roll_again);
+        }
+        if self.give_unplayable {
+            d.field("give_unplayable", &self.give_unplayable);
+        }
+        d.field("options", &self.options)
+            .field("rolls", &self.rolls)
+            .finish()
+    }
 }
 
 impl TablesRules {

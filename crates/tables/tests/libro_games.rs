@@ -744,6 +744,23 @@ fn a_step_one_die_can_play_reads_as_that_die() {
 }
 
 #[test]
+fn the_new_options_reach_the_canonical_text_only_when_set() {
+    // A ruleset digest is taken of the canonical text: Fallas' must not change because the
+    // family gained options it does not use, and the games that use them must differ.
+    let fallas = fallas().canonical();
+    for field in ["entry", "roll_again", "give_unplayable"] {
+        assert!(!fallas.contains(field), "{field}");
+    }
+    assert!(rules("medio-emperador").canonical().contains("entry: 12"));
+    assert!(rules("pareja-de-entrada")
+        .canonical()
+        .contains("roll_again: true"));
+    assert!(rules("laquet")
+        .canonical()
+        .contains("give_unplayable: true"));
+}
+
+#[test]
 fn the_new_options_are_refused_with_the_reason_when_wrong() {
     let text = text_of("medio-emperador");
     let e = TablesRules::from_toml(
