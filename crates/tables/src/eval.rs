@@ -177,11 +177,13 @@ fn structure(
         }
     }
     v += PRIME[best_run.min(PRIME.len() - 1)];
-    // The bar: entry is over the opponent's home table (own points 19–24 for six a side).
+    // The bar: entry is over the first `home` points of the path (own points 19–24 for six
+    // a side and the usual entry on 24).
     let on_bar = i32::from(me[usize::from(BAR)]);
     if on_bar > 0 {
         let closing = if rules.hitting { 2 } else { 1 };
-        let closed = (25 - usize::from(rules.home)..=24)
+        let entry = usize::from(rules.entry);
+        let closed = (entry + 1 - usize::from(rules.home).min(entry)..=entry)
             .filter(|&p| other[usize::from(cross[p])] >= closing)
             .count() as i32;
         v -= on_bar * (BAR_BASE + BAR_PER_CLOSED * closed);

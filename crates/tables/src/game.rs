@@ -70,7 +70,13 @@ pub struct TablesGame {
     ply: u32,
     /// The hash with `phase` as recorded (see [`Game::hash`]).
     hash: u64,
+    /// Whether the dice of [`Phase::Move`] were left unplayed by the opponent and given to
+    /// this seat (`unplayable = to-opponent`); written `ID:seat:given:6-4`.
+    given: bool,
 }
+
+/// The mark in the hash of dice given by the opponent.
+const GIVEN_KEY: u64 = splitmix(0x6176_656E);
 
 const fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -126,6 +132,7 @@ impl TablesGame {
             dice: DiceStream { seed, events: 0 },
             ply: 0,
             hash: 0,
+            given: false,
         };
         g.hash = g.recompute_hash();
         g
@@ -139,7 +146,7 @@ impl TablesGame {
         phase: Phase,
     ) -> Result<TablesGame, PositionError> {
         let game = TablesGame::with(rules, board, phase, 0);
-        match check_parts(&game.rules, &board, phase) {
+        match check_parts(&game.rules, &board, phase, false) {
             Ok(()) => Ok(game),
             Err(reason) => Err(PositionError::Inconsistent {
                 text: game.to_string(),
@@ -181,6 +188,7 @@ impl TablesGame {
                 reason,
             })
         };
+        let mut given = false;
         let (seat, phase) = match rest {
             [] => (Seat(0), Phase::Roll(Seat(0))),
             ["roll-off"] => (Seat(0), Phase::RollOff),
@@ -196,6 +204,15 @@ impl TablesGame {
                 let s = seat_of(s)?;
                 (s, Phase::Over(Ending::Falla { loser: s, dice: dice_of(d)? }))
             }
+            [s, "given", d] if rules.give_unplayable => {
+                let s = seat_of(s)?;
+                let dice = d.parse::<Dice>().map_err(|reason| PositionError::Dice {
+                    text: text.to_string(),
+                    reason,
+                })?;
+                given = true;
+                (s, Phase::Move(s, dice))
+            }
             [s, d] => {
                 let s = seat_of(s)?;
                 (s, Phase::Move(s, dice_of(d)?))
@@ -207,11 +224,18 @@ impl TablesGame {
             }
         };
         let board = Board::from_gnubg_id(id, seat.index(), rules.checkers)?;
-        check_parts(&rules, &board, phase).map_err(|reason| PositionError::Inconsistent {
-            text: text.to_string(),
-            reason,
+        check_parts(&rules, &board, phase, given).map_err(|reason| {
+            PositionError::Inconsistent {
+                text: text.to_string(),
+                reason,
+            }
         })?;
-        Ok(TablesGame::with(rules, board, phase, 0))
+        let mut game = TablesGame::with(rules, board, phase, 0);
+        if given {
+            game.given = true;
+            game.hash ^= GIVEN_KEY;
+        }
+        Ok(game)
     }
 
     /// The ruleset.
@@ -336,6 +360,54 @@ impl TablesGame {
         Ok(())
     }
 
+    /// Whether the dice to play were given by the opponent, who could not play them.
+    pub fn dice_given(&self) -> bool {
+        self.given
+    }
+
+    /// The dice `play` leaves unplayed of `dice`, when the ruleset gives them to the
+    /// opponent (not dice that were given already). Each step on the board used the die of
+    /// its distance; a checker borne off used the die of its point if one is left, or else
+    /// the lowest higher die.
+    fn given_dice(&self, play: &Play, dice: Dice) -> Option<Dice> {
+        if !self.rules.give_unplayable || self.given || play.len() >= dice.len() {
+            return None;
+        }
+        let mut left: arrayvec::ArrayVec<u8, { crate::dice::MAX_DICE }> =
+            dice.values().iter().copied().collect();
+        let base = |from: u8| {
+            if from == BAR {
+                self.rules.entry + 1
+            } else {
+                from
+            }
+        };
+        let mut off = arrayvec::ArrayVec::<u8, { crate::dice::MAX_DICE }>::new();
+        for step in play.steps() {
+            if step.to() == OFF {
+                off.push(base(step.from()));
+            } else if let Some(i) = left
+                .iter()
+                .position(|&d| d == base(step.from()) - step.to())
+            {
+                left.remove(i);
+            }
+        }
+        for from in off {
+            let i = left.iter().position(|&d| d == from).or_else(|| {
+                left.iter()
+                    .enumerate()
+                    .filter(|&(_, &d)| d > from)
+                    .min_by_key(|&(_, &d)| d)
+                    .map(|(i, _)| i)
+            });
+            if let Some(i) = i {
+                left.remove(i);
+            }
+        }
+        Dice::new(&left)
+    }
+
     fn set_count(&mut self, seat: usize, point: u8, count: u8) {
         let keys = &CHECKER_KEYS[seat][usize::from(point)];
         let old = self.board.count(seat, point);
@@ -346,7 +418,12 @@ impl TablesGame {
     }
 }
 /// Why `board` with `phase` is not a position of `rules`, if it is not.
-fn check_parts(rules: &TablesRules, board: &Board, phase: Phase) -> Result<(), String> {
+fn check_parts(
+    rules: &TablesRules,
+    board: &Board,
+    phase: Phase,
+    given: bool,
+) -> Result<(), String> {
     for p in 1..=24u8 {
         let q = rules.cross[0][usize::from(p)];
         if board.count(0, p) > 0 && board.count(1, q) > 0 {
@@ -376,6 +453,14 @@ fn check_parts(rules: &TablesRules, board: &Board, phase: Phase) -> Result<(), S
             ));
         }
         Phase::Roll(_) => {}
+        Phase::Move(_, d) if given => {
+            if d.len() > usize::from(count) {
+                return Err(format!(
+                    "{d}: the opponent can give at most the {count} dice of a roll"
+                ));
+            }
+            d.check(d.len() as u8, sides).map_err(|e| e.to_string())?;
+        }
         Phase::Move(s, d) => {
             d.check(count, sides).map_err(|e| e.to_string())?;
             if rules.falla && !can_play_all(rules, board, s.index(), d) {
@@ -430,6 +515,7 @@ impl fmt::Display for TablesGame {
         match self.phase() {
             Phase::RollOff => write!(f, "{id}:roll-off"),
             Phase::Roll(s) => write!(f, "{id}:{}:roll", name(s)),
+            Phase::Move(s, d) if self.given => write!(f, "{id}:{}:given:{d}", name(s)),
             Phase::Move(s, d) => write!(f, "{id}:{}:{d}", name(s)),
             Phase::Over(Ending::Falla { loser, dice }) => {
                 write!(f, "{id}:{}:falla:{dice}", name(loser))
@@ -470,7 +556,7 @@ impl Game for TablesGame {
     }
 
     fn play(&mut self, mv: Play) {
-        let Phase::Move(seat, _) = self.phase() else {
+        let Phase::Move(seat, dice) = self.phase() else {
             return;
         };
         let (s, o) = (seat.index(), 1 - seat.index());
@@ -488,9 +574,25 @@ impl Game for TablesGame {
         }
         let next = if self.board.count(s, OFF) == self.rules.checkers {
             Phase::Over(Ending::BoreOff { winner: seat })
+        } else if let Some(left) = self.given_dice(&mv, dice) {
+            // `unplayable = to-opponent`: the opponent plays the dice left unplayed instead
+            // of rolling; what it cannot play of them is lost.
+            Phase::Move(Seat(o as u8), left)
+        } else if self.rules.roll_again
+            && !self.given
+            && dice.len() > 1
+            && dice.values().windows(2).all(|w| w[0] == w[1])
+        {
+            // Doubles (or triples) under `doubles = roll-again`: the same player rolls again.
+            Phase::Roll(seat)
         } else {
             Phase::Roll(Seat(o as u8))
         };
+        let given = matches!(next, Phase::Move(..));
+        if given != self.given {
+            self.hash ^= GIVEN_KEY;
+            self.given = given;
+        }
         self.hash ^= phase_key(self.phase) ^ phase_key(next);
         self.phase = next;
         self.ply += 1;
@@ -561,7 +663,7 @@ impl Game for TablesGame {
     }
 
     fn recompute_hash(&self) -> u64 {
-        board_hash(&self.board) ^ phase_key(self.phase())
+        board_hash(&self.board) ^ phase_key(self.phase()) ^ if self.given { GIVEN_KEY } else { 0 }
     }
 
     fn ply(&self) -> u32 {

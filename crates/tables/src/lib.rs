@@ -1,6 +1,7 @@
 //! The tables family of libro: Fallas and the Libro's other tables games, each a ruleset
 //! file (points, paths, setup, dice, hitting and the bar, bearing off, the falla; see
-//! [`TablesRules`]).
+//! [`TablesRules`]). Shipped: Fallas, Todas Tablas, Emperador, Medio Emperador, Pareja de
+//! Entrada, Cab e Quinal, Seys Dos e As and Buffa de Baldrac, with no code of their own.
 //!
 //! Turns through the [`libro_core::Game`] interface: the opening roll-off is a chance event
 //! (one die each, equal dice roll again), then each turn a chance event (the dice: 56 rolls

@@ -82,6 +82,9 @@ pub(crate) struct Mover {
     home: u8,
     exact: bool,
     enter_first: bool,
+    /// Where a checker on the bar counts from: `entry + 1` (25, the bar itself, when checkers
+    /// enter on 24 with a 1), so a die of n enters it on `bar_base - n`.
+    bar_base: u8,
     /// The opponent's counts on its own points, and where the mover's points are in its
     /// numbering: for explanations only.
     other: [u8; 26],
@@ -181,6 +184,7 @@ impl Mover {
             home: rules.home,
             exact: rules.bear_off == BearOff::Exact,
             enter_first: rules.enter_first,
+            bar_base: rules.entry + 1,
             other,
             cross,
         }
@@ -206,8 +210,9 @@ impl Mover {
     /// hold a checker and be a source.
     #[inline]
     fn target(&self, from: u8, die: u8) -> Option<u8> {
-        if from > die {
-            let to = from - die;
+        let base = self.base(from);
+        if base > die {
+            let to = base - die;
             (self.closed >> to & 1 == 0).then_some(to)
         } else if self.occ & self.outside != 0 {
             None
@@ -215,6 +220,28 @@ impl Mover {
             Some(OFF)
         } else {
             None
+        }
+    }
+
+    /// The point a step from `from` counts its die from: the point itself, or for the bar
+    /// `entry + 1` (the bar, 25, unless the ruleset enters checkers lower on the path).
+    #[inline(always)]
+    pub fn base(&self, from: u8) -> u8 {
+        if from == BAR {
+            self.bar_base
+        } else {
+            from
+        }
+    }
+
+    /// [`Mover::base`] in the search, where `ENTRY` says whether the ruleset enters checkers
+    /// lower on the path (without it the bar counts from 25, like any point from itself).
+    #[inline(always)]
+    fn base_of<const ENTRY: bool>(&self, from: u8) -> u8 {
+        if ENTRY {
+            self.base(from)
+        } else {
+            from
         }
     }
 
@@ -230,9 +257,9 @@ impl Mover {
         }
         match self.target(from, die) {
             Some(to) => Ok(to),
-            None if from > die => Err(Illegal::Closed {
-                to: from - die,
-                count: self.other[usize::from(self.cross[usize::from(from - die)])],
+            None if self.base(from) > die => Err(Illegal::Closed {
+                to: self.base(from) - die,
+                count: self.other[usize::from(self.cross[usize::from(self.base(from) - die)])],
             }),
             None if self.occ & self.outside != 0 => {
                 let outside = (usize::from(self.home) + 1..=usize::from(BAR))
@@ -292,10 +319,15 @@ impl Mover {
     /// The points a checker may move from with `die` right now, as a bit mask (the
     /// [`Mover::target`] test for every source at once).
     #[inline]
-    fn movable(&self, die: u8) -> u32 {
+    fn movable<const ENTRY: bool>(&self, die: u8) -> u32 {
         let sources = self.sources();
         // Staying on the board: from a point above the die to one not closed.
         let mut mask = sources & (!self.closed << die) & !((2u32 << die) - 1);
+        if ENTRY && sources >> BAR & 1 == 1 {
+            // Entering lower on the path: the bar's landing is `bar_base - die`.
+            let open = self.closed >> (self.bar_base - die) & 1 == 0;
+            mask = mask & !(1 << BAR) | u32::from(open) << BAR;
+        }
         if self.occ & self.outside == 0 {
             mask |= sources & (1 << die);
             let highest = 31 - self.occ.leading_zeros();
@@ -323,7 +355,7 @@ impl Mover {
     /// from where the last step landed with a higher die is skipped when the other order
     /// reaches the same position ([`Mover::froms`]); that order is searched.
     /// Returns true if the sink stops.
-    fn search<S: Sink>(
+    fn search<const ENTRY: bool, S: Sink>(
         &mut self,
         dice: &[u8],
         depth: usize,
@@ -335,8 +367,8 @@ impl Mover {
             return sink.complete(self.key, &steps[..depth]);
         }
         match *dice {
-            [die] => return self.search_last(die, depth, prev, steps, sink),
-            [a, b] => return self.search_two([a, b], depth, prev, steps, sink),
+            [die] => return self.search_last::<ENTRY, S>(die, depth, prev, steps, sink),
+            [a, b] => return self.search_two::<ENTRY, S>([a, b], depth, prev, steps, sink),
             _ => {}
         }
         let mut moved = false;
@@ -344,7 +376,7 @@ impl Mover {
             if i > 0 && dice[i - 1] == die {
                 continue;
             }
-            let mut froms = self.froms(die, prev);
+            let mut froms = self.froms::<ENTRY>(die, prev);
             moved |= froms != 0;
             let mut rest = [0u8; MAX_DICE];
             for (k, slot) in rest.iter_mut().enumerate() {
@@ -352,17 +384,17 @@ impl Mover {
             }
             let rest = &rest[..dice.len() - 1];
             while froms != 0 {
-                let (from, to, hit) = self.take_step(&mut froms, die, depth, steps);
+                let (from, to, hit) = self.take_step::<ENTRY>(&mut froms, die, depth, steps);
                 // The last two dice are searched here rather than by calls: most nodes are
                 // there.
                 let stop = match *rest {
                     [last] if !self.all_off() => {
-                        self.search_last(last, depth + 1, (from, die), steps, sink)
+                        self.search_last::<ENTRY, S>(last, depth + 1, (from, die), steps, sink)
                     }
                     [a, b] if !self.all_off() => {
-                        self.search_two([a, b], depth + 1, (from, die), steps, sink)
+                        self.search_two::<ENTRY, S>([a, b], depth + 1, (from, die), steps, sink)
                     }
-                    _ => self.search(rest, depth + 1, (from, die), steps, sink),
+                    _ => self.search::<ENTRY, S>(rest, depth + 1, (from, die), steps, sink),
                 };
                 self.undo(from, to, hit);
                 if stop {
@@ -376,7 +408,7 @@ impl Mover {
     /// Takes the highest point off `froms` and moves a checker from it with `die`, writing
     /// the step at `depth`; returns the step, for [`Mover::undo`].
     #[inline(always)]
-    fn take_step(
+    fn take_step<const ENTRY: bool>(
         &mut self,
         froms: &mut u32,
         die: u8,
@@ -385,7 +417,7 @@ impl Mover {
     ) -> (u8, u8, bool) {
         let from = (31 - froms.leading_zeros()) as u8;
         *froms &= !(1 << from);
-        let to = from.saturating_sub(die);
+        let to = self.base_of::<ENTRY>(from).saturating_sub(die);
         let hit = self.apply(from, to);
         steps[depth] = Step::raw(from, to, hit);
         (from, to, hit)
@@ -393,7 +425,7 @@ impl Mover {
 
     /// [`Mover::search`] with two dice left (highest first) and checkers still on the board.
     #[inline(always)]
-    fn search_two<S: Sink>(
+    fn search_two<const ENTRY: bool, S: Sink>(
         &mut self,
         dice: [u8; 2],
         depth: usize,
@@ -403,14 +435,14 @@ impl Mover {
     ) -> bool {
         let mut moved = false;
         for (die, last) in [(dice[0], dice[1]), (dice[1], dice[0])] {
-            let mut froms = self.froms(die, prev);
+            let mut froms = self.froms::<ENTRY>(die, prev);
             moved |= froms != 0;
             while froms != 0 {
-                let (from, to, hit) = self.take_step(&mut froms, die, depth, steps);
+                let (from, to, hit) = self.take_step::<ENTRY>(&mut froms, die, depth, steps);
                 let stop = if self.all_off() {
                     sink.complete(self.key, &steps[..=depth])
                 } else {
-                    self.search_last(last, depth + 1, (from, die), steps, sink)
+                    self.search_last::<ENTRY, S>(last, depth + 1, (from, die), steps, sink)
                 };
                 self.undo(from, to, hit);
                 if stop {
@@ -428,7 +460,7 @@ impl Mover {
     /// [`Mover::search`] with one die left and checkers still on the board: each step ends
     /// a sequence, so only its key is worked out.
     #[inline(always)]
-    fn search_last<S: Sink>(
+    fn search_last<const ENTRY: bool, S: Sink>(
         &mut self,
         die: u8,
         depth: usize,
@@ -436,14 +468,14 @@ impl Mover {
         steps: &mut [Step; MAX_DICE],
         sink: &mut S,
     ) -> bool {
-        let mut froms = self.froms(die, prev);
+        let mut froms = self.froms::<ENTRY>(die, prev);
         if froms == 0 {
             return sink.dead_end(self.key, &steps[..depth]);
         }
         while froms != 0 {
             let from = (31 - froms.leading_zeros()) as u8;
             froms &= !(1 << from);
-            let to = from.saturating_sub(die);
+            let to = self.base_of::<ENTRY>(from).saturating_sub(die);
             let hit = self.would_hit(to);
             steps[depth] = Step::raw(from, to, hit);
             if sink.complete(self.key_after(from, to, hit), &steps[..=depth]) {
@@ -456,7 +488,7 @@ impl Mover {
     /// The points the search moves a checker from with `die` after the step `prev` (its
     /// point and die): those [`Mover::movable`] allows, in the search's one order.
     #[inline(always)]
-    fn froms(&self, die: u8, prev: (u8, u8)) -> u32 {
+    fn froms<const ENTRY: bool>(&self, die: u8, prev: (u8, u8)) -> u32 {
         let (prev_from, prev_die) = prev;
         let higher = die > prev_die;
         // A higher die than the last step's: not from the same point again, and not on
@@ -464,14 +496,14 @@ impl Mover {
         // reaches the same position: it lands on the board, its other stop is open, and
         // neither stop held a lone opposing checker (one order would hit it, the other
         // not). Worked out without branches, which go either way at random here.
-        let via = prev_from.saturating_sub(prev_die);
-        let other = prev_from.saturating_sub(die);
+        let via = self.base_of::<ENTRY>(prev_from).saturating_sub(prev_die);
+        let other = self.base_of::<ENTRY>(prev_from).saturating_sub(die);
         let same_either_way = higher
             & (via > die)
             & (self.closed >> other & 1 == 0)
             & ((self.blots_at_start >> via | self.blots_at_start >> other) & 1 == 0);
         let skip = u32::from(higher) << prev_from | u32::from(same_either_way) << via;
-        self.movable(die) & ((2u32 << prev_from) - 1) & !skip
+        self.movable::<ENTRY>(die) & ((2u32 << prev_from) - 1) & !skip
     }
 
     /// The key after moving a checker from `from` to `to` (see [`Mover::apply`]).
@@ -491,7 +523,13 @@ impl Mover {
         let n = dice.len().min(MAX_DICE);
         sorted[..n].copy_from_slice(&dice[..n]);
         sorted[..n].sort_unstable_by(|a, b| b.cmp(a));
-        self.search(&sorted[..n], 0, (BAR, u8::MAX), &mut steps, sink)
+        // Monomorphised on whether checkers enter below the bar's own 25 - n, so Fallas'
+        // search pays nothing for the `entry` option.
+        if self.bar_base == BAR {
+            self.search::<false, S>(&sorted[..n], 0, (BAR, u8::MAX), &mut steps, sink)
+        } else {
+            self.search::<true, S>(&sorted[..n], 0, (BAR, u8::MAX), &mut steps, sink)
+        }
     }
 
     /// Whether the remaining `dice` can all be played from here (or every checker borne off).

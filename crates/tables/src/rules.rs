@@ -7,16 +7,24 @@
 //! - `[board]` `points` (24: positions are gnubg Position IDs) and `home`: each player's
 //!   home table is its own points 1 to `home`.
 //! - `[paths]`: per seat, the board points (the first seat's numbering) it passes from its
-//!   own point 24 to its own 1, as ranges: `"24-1"`, `"1-24"`, `"1-12, 24-13"`.
+//!   own point 24 to its own 1, as ranges: `"24-1"`, `"1-24"`, `"1-12, 24-13"`. Opposite
+//!   directions (Fallas), the same path for both (Pareja de Entrada), or any other.
 //! - `[setup]`: checkers on each player's own points at the start (`6 = 13`), the same for
-//!   both; `bar = n` starts checkers on the bar. Must place every checker.
+//!   both; `bar = n` starts checkers on the bar (in hand, as in games that begin with every
+//!   checker off the board). Or one table per seat, `[setup.white]` and `[setup.black]`, when
+//!   the players start differently. Must place every checker.
 //! - `[dice]` `count` (1–3), `sides` (2–9), `falla`: true, a player who cannot play all its
 //!   dice loses at once; false, it plays as many as it can and loses the rest.
 //! - `[contact]` `hitting`: true, a lone opposing checker is hit to the bar and two or more
 //!   close a point; false, any opposing checker closes it. `enter_first`: a checker on the
-//!   bar must enter (on own point 25 − n) before any other moves.
-//! - `[options.NAME]` `value` and `source`: the switchable rules (today `bear_off =
-//!   standard | exact`), which `--option NAME=VALUE` overrides.
+//!   bar must enter (on own point `entry` + 1 − n) before any other moves.
+//! - `[options.NAME]` `value` and `source`: the switchable rules, which `--option NAME=VALUE`
+//!   overrides: `bear_off = standard | exact`; `doubles = once | roll-again` (a roll whose
+//!   dice all match gives another roll); `unplayable = lost | to-opponent` (without the
+//!   falla, the dice a player cannot play are lost or played by the opponent instead of
+//!   its roll); `entry = 24 … 7` (the own point a checker on the
+//!   bar enters on with a 1, for paths shorter than the board). [`TablesRules::options`]
+//!   lists `bear_off` always and the others when the file or an override sets them.
 //!
 //! Unknown keys, values out of range and setups that do not fit are refused with the file,
 //! the line and the reason.
@@ -94,19 +102,53 @@ struct OptionDef {
     allowed: &'static [&'static str],
     default: &'static str,
     explanation: &'static str,
+    /// Listed by [`TablesRules::options`] even when the file does not set it (the first
+    /// option, kept so for files written before the others existed); the others are listed
+    /// when the file or an override sets them.
+    always: bool,
 }
 
+/// The points a checker may enter on first (`entry`): 7 to 24, highest first.
+const ENTRY_POINTS: &[&str] = &[
+    "24", "23", "22", "21", "20", "19", "18", "17", "16", "15", "14", "13", "12", "11", "10", "9",
+    "8", "7",
+];
+
 /// The options every tables ruleset has; a file sets their values and sources.
-const OPTIONS: &[OptionDef] = &[OptionDef {
-    name: "bear_off",
-    allowed: &["standard", "exact"],
-    default: "standard",
-    explanation: "standard: a die higher than the highest occupied point bears off from that point; exact: a die bears off only from its own point",
-}];
+const OPTIONS: &[OptionDef] = &[
+    OptionDef {
+        name: "bear_off",
+        allowed: &["standard", "exact"],
+        default: "standard",
+        explanation: "standard: a die higher than the highest occupied point bears off from that point; exact: a die bears off only from its own point",
+        always: true,
+    },
+    OptionDef {
+        name: "doubles",
+        allowed: &["once", "roll-again"],
+        default: "once",
+        explanation: "once: dice showing the same number are played once each, like any roll; roll-again: after playing a roll whose dice all show the same number, the same player rolls again",
+        always: false,
+    },
+    OptionDef {
+        name: "unplayable",
+        allowed: &["lost", "to-opponent"],
+        default: "lost",
+        explanation: "without the falla, dice a player cannot play are lost; to-opponent: the opponent plays them on its next turn instead of rolling (once: what it cannot play of them is lost)",
+        always: false,
+    },
+    OptionDef {
+        name: "entry",
+        allowed: ENTRY_POINTS,
+        default: "24",
+        explanation: "the own point a checker on the bar (or in hand) enters on with a 1; a die of n enters it on point entry + 1 - n, so 24 enters in the first table of the path",
+        always: false,
+    },
+];
 
 /// A loaded tables ruleset: the board, paths, setup, dice and rules of one game of the
 /// family, shared behind an `Arc` by every game played under it.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct TablesRules {
     name: String,
     title: String,
@@ -127,6 +169,12 @@ pub struct TablesRules {
     pub(crate) hitting: bool,
     pub(crate) enter_first: bool,
     pub(crate) bear_off: BearOff,
+    /// The own point a checker on the bar enters on with a 1 (a die of n: `entry + 1 - n`).
+    pub(crate) entry: u8,
+    /// Whether a roll whose dice all show the same number gives the player another roll.
+    pub(crate) roll_again: bool,
+    /// Whether dice left unplayed go to the opponent, who plays them instead of rolling.
+    pub(crate) give_unplayable: bool,
     options: Vec<RuleOption>,
     rolls: Vec<Chance<Dice>>,
 }
@@ -142,11 +190,54 @@ struct File {
     checkers: Spanned<u8>,
     board: BoardSpec,
     paths: Spanned<BTreeMap<String, Spanned<String>>>,
-    setup: Spanned<BTreeMap<String, Spanned<u8>>>,
+    setup: BTreeMap<String, SetupItem>,
     dice: DiceSpec,
     contact: ContactSpec,
     #[serde(default)]
     options: BTreeMap<String, Spanned<OptionSpec>>,
+}
+
+/// `[setup]` read again when it is the same for both players, for the line of each entry
+/// (toml gives no span for a table holding the seats' own tables).
+#[derive(Deserialize)]
+struct SharedSetup {
+    setup: Spanned<BTreeMap<String, Spanned<i64>>>,
+}
+
+/// A `[setup]` entry: `point = count` for both players, or a seat's own table.
+enum SetupItem {
+    /// `point = count`; the counts are read again with their lines ([`SharedSetup`]).
+    Count,
+    Seat(BTreeMap<String, i64>),
+}
+
+impl<'de> Deserialize<'de> for SetupItem {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SetupItem, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = SetupItem;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a count of checkers, or a seat's table of `point = count`")
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<SetupItem, E> {
+                Ok(SetupItem::Count)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<SetupItem, E> {
+                Ok(SetupItem::Count)
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<SetupItem, M::Error> {
+                let mut out = BTreeMap::new();
+                while let Some((k, v)) = map.next_entry::<String, i64>()? {
+                    out.insert(k, v);
+                }
+                Ok(SetupItem::Seat(out))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
 }
 
 #[derive(Deserialize)]
@@ -225,6 +316,43 @@ fn parse_path(text: &str) -> Result<[u8; 25], String> {
     Ok(own)
 }
 
+/// Written as the derived `Debug` was before the `doubles`, `entry` and `unplayable`
+/// options, which are added only when they differ from their defaults: the canonical text
+/// (and so the digest) of a ruleset that does not use them stays what it was.
+impl fmt::Debug for TablesRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("TablesRules");
+        d.field("name", &self.name)
+            .field("title", &self.title)
+            .field("source", &self.source)
+            .field("seats", &self.seats)
+            .field("checkers", &self.checkers)
+            .field("home", &self.home)
+            .field("path", &self.path)
+            .field("cross", &self.cross)
+            .field("opposite", &self.opposite)
+            .field("start", &self.start)
+            .field("dice_count", &self.dice_count)
+            .field("dice_sides", &self.dice_sides)
+            .field("falla", &self.falla)
+            .field("hitting", &self.hitting)
+            .field("enter_first", &self.enter_first)
+            .field("bear_off", &self.bear_off);
+        if self.entry != POINTS {
+            d.field("entry", &self.entry);
+        }
+        if self.roll_again {
+            d.field("roll_again", &self.roll_again);
+        }
+        if self.give_unplayable {
+            d.field("give_unplayable", &self.give_unplayable);
+        }
+        d.field("options", &self.options)
+            .field("rolls", &self.rolls)
+            .finish()
+    }
+}
+
 impl TablesRules {
     /// Everything that decides play — board, paths, setup, dice, contact and options — as
     /// text that is the same for the same rules however the file was written (name, title
@@ -238,6 +366,102 @@ impl TablesRules {
         };
         format!("tables\n{unnamed:?}")
     }
+}
+
+/// Reads `[setup]`: either `point = count` for both players (`6 = 13`, `bar = 2`), or one
+/// table per seat (`[setup.white]`, `[setup.black]`) when the players start differently.
+/// Each player's counts must place all its checkers, and the players may not share a point.
+fn read_setup(
+    spec: &BTreeMap<String, SetupItem>,
+    shared: Option<&Spanned<BTreeMap<String, Spanned<i64>>>>,
+    setup_span: std::ops::Range<usize>,
+    seats: &[String; 2],
+    checkers: u8,
+    (path, cross): (&[[u8; 25]; 2], &[[u8; 25]; 2]),
+    invalid: &dyn Fn(std::ops::Range<usize>, String) -> RulesetError,
+) -> Result<Board, RulesetError> {
+    let per_seat = shared.is_none();
+    let mut counts = [[0u8; 26]; 2];
+    let count_at = |key: &str,
+                    n: i64,
+                    span: std::ops::Range<usize>,
+                    out: &mut [u8; 26]|
+     -> Result<(), RulesetError> {
+        let slot = match key {
+            "bar" => usize::from(BAR),
+            k => match k.parse::<u8>() {
+                Ok(p @ 1..=POINTS) => usize::from(p),
+                _ => {
+                    return Err(invalid(
+                        span,
+                        format!("setup key `{key}` is not a point (1-{POINTS}) or `bar`"),
+                    ))
+                }
+            },
+        };
+        out[slot] = u8::try_from(n)
+            .ok()
+            .filter(|&n| n <= MAX_CHECKERS)
+            .ok_or_else(|| {
+                invalid(
+                    span,
+                    format!("setup `{key} = {n}`: a count of checkers is 0 to {MAX_CHECKERS}"),
+                )
+            })?;
+        Ok(())
+    };
+    if per_seat {
+        for (key, value) in spec {
+            if !seats.contains(key) || !matches!(value, SetupItem::Seat(_)) {
+                return Err(invalid(
+                    setup_span.clone(),
+                    format!(
+                        "setup `{key}`: with one table per seat, every key is a seat ({}) holding `point = count`",
+                        seats.join(", ")
+                    ),
+                ));
+            }
+        }
+        for (s, seat) in seats.iter().enumerate() {
+            let item = spec.get(seat).ok_or_else(|| {
+                invalid(setup_span.clone(), format!("no setup for seat `{seat}`"))
+            })?;
+            if let SetupItem::Seat(table) = item {
+                for (k, &n) in table {
+                    count_at(k.as_str(), n, setup_span.clone(), &mut counts[s])?;
+                }
+            }
+        }
+    } else if let Some(shared) = shared {
+        for (k, v) in shared.get_ref() {
+            count_at(k, *v.get_ref(), v.span(), &mut counts[0])?;
+        }
+        counts[1] = counts[0];
+    }
+    for (s, seat) in seats.iter().enumerate() {
+        let placed: u32 = counts[s].iter().map(|&n| u32::from(n)).sum();
+        if placed != u32::from(checkers) {
+            let who = if per_seat {
+                format!("`{seat}`")
+            } else {
+                "per player".to_string()
+            };
+            return Err(invalid(
+                setup_span.clone(),
+                format!("the setup places {placed} checkers {who}, but each has {checkers}"),
+            ));
+        }
+    }
+    for p in 1..=usize::from(POINTS) {
+        let q = usize::from(cross[0][p]);
+        if counts[0][p] > 0 && counts[1][q] > 0 {
+            return Err(invalid(
+                setup_span.clone(),
+                format!("the setup puts both players on board point {} (`{}`'s point {p}, `{}`'s point {q})", path[0][p], seats[0], seats[1]),
+            ));
+        }
+    }
+    Ok(Board::from_counts(counts))
 }
 
 impl TablesRules {
@@ -355,40 +579,33 @@ impl TablesRules {
             }
         }
 
-        let mut setup = [0u8; 26];
-        let mut placed = 0u32;
-        for (key, count) in file.setup.get_ref() {
-            let slot = match key.as_str() {
-                "bar" => usize::from(BAR),
-                k => match k.parse::<u8>() {
-                    Ok(p @ 1..=POINTS) => usize::from(p),
-                    _ => {
-                        return Err(invalid(
-                            count.span(),
-                            format!("setup key `{key}` is not a point (1-{POINTS}) or `bar`"),
-                        ))
-                    }
-                },
-            };
-            setup[slot] = *count.get_ref();
-            placed += u32::from(*count.get_ref());
-        }
-        if placed != u32::from(checkers) {
-            return Err(invalid(
-                file.setup.span(),
-                format!("the setup places {placed} checkers per player, but each has {checkers}"),
-            ));
-        }
-        for p in 1..=usize::from(POINTS) {
-            let q = usize::from(cross[0][p]);
-            if setup[p] > 0 && setup[q] > 0 {
-                return Err(invalid(
-                    file.setup.span(),
-                    format!("the setup puts both players on board point {} (`{}`'s point {p}, `{}`'s point {q})", path[0][p], seats[0], seats[1]),
-                ));
+        let all_counts = file.setup.values().all(|v| matches!(v, SetupItem::Count));
+        let shared = if all_counts {
+            let again: SharedSetup = toml::from_str(text).map_err(|e| RulesetError::Syntax {
+                origin: origin.to_string(),
+                line: e.span().map_or(1, |s| line_of(text, s.start)),
+                reason: e.message().trim().to_string(),
+            })?;
+            Some(again.setup)
+        } else {
+            None
+        };
+        let setup_span = match &shared {
+            Some(setup) => setup.span(),
+            None => {
+                let at = text.find("[setup").unwrap_or(0);
+                at..at
             }
-        }
-        let start = Board::from_counts([setup, setup]);
+        };
+        let start = read_setup(
+            &file.setup,
+            shared.as_ref(),
+            setup_span,
+            &seats,
+            checkers,
+            (&path, &cross),
+            &invalid,
+        )?;
 
         let count = *file.dice.count.get_ref();
         if !(1..=MAX_DICE as u8).contains(&count) {
@@ -405,7 +622,7 @@ impl TablesRules {
             ));
         }
 
-        let mut options = Vec::new();
+        let mut options: Vec<(RuleOption, bool)> = Vec::new();
         for (key, spec) in &file.options {
             if !OPTIONS.iter().any(|d| d.name == key) {
                 return Err(invalid(
@@ -418,7 +635,7 @@ impl TablesRules {
             }
         }
         for def in OPTIONS {
-            let (value, source) = match file.options.get(def.name) {
+            let value_source = match file.options.get(def.name) {
                 Some(spec) => {
                     let spec = spec.get_ref();
                     let v = spec.value.get_ref();
@@ -432,20 +649,25 @@ impl TablesRules {
                             ),
                         ));
                     }
-                    (v.clone(), spec.source.clone())
+                    (v.clone(), spec.source.clone(), true)
                 }
                 None => (
                     def.default.to_string(),
                     format!("the tables family's default (not set in {origin})"),
+                    def.always,
                 ),
             };
-            options.push(RuleOption {
-                name: def.name,
-                value,
-                allowed: def.allowed,
-                explanation: def.explanation,
-                source,
-            });
+            let (value, source, listed) = value_source;
+            options.push((
+                RuleOption {
+                    name: def.name,
+                    value,
+                    allowed: def.allowed,
+                    explanation: def.explanation,
+                    source,
+                },
+                listed,
+            ));
         }
         for (name, value) in overrides {
             let bad = |reason: String| RulesetError::Override {
@@ -454,12 +676,15 @@ impl TablesRules {
                 value: value.clone(),
                 reason,
             };
-            let option = options.iter_mut().find(|o| o.name == name).ok_or_else(|| {
-                bad(format!(
-                    "no such option; tables options are: {}",
-                    option_names()
-                ))
-            })?;
+            let (option, listed) = options
+                .iter_mut()
+                .find(|(o, _)| o.name == name)
+                .ok_or_else(|| {
+                    bad(format!(
+                        "no such option; tables options are: {}",
+                        option_names()
+                    ))
+                })?;
             if !option.allowed.contains(&value.as_str()) {
                 return Err(bad(format!(
                     "allowed values are {}",
@@ -467,15 +692,51 @@ impl TablesRules {
                 )));
             }
             option.value = value.clone();
+            *listed = true;
         }
-        let bear_off = match options
-            .iter()
-            .find(|o| o.name == "bear_off")
-            .map(|o| o.value.as_str())
-        {
-            Some("exact") => BearOff::Exact,
+        let value_of = |name: &str| {
+            options
+                .iter()
+                .find(|(o, _)| o.name == name)
+                .map_or("", |(o, _)| o.value.as_str())
+                .to_string()
+        };
+        let bear_off = match value_of("bear_off").as_str() {
+            "exact" => BearOff::Exact,
             _ => BearOff::Standard,
         };
+        let roll_again = value_of("doubles") == "roll-again";
+        let give_unplayable = value_of("unplayable") == "to-opponent";
+        if give_unplayable && file.dice.falla {
+            let line = file
+                .options
+                .get("unplayable")
+                .map_or(1, |spec| line_of(text, spec.span().start));
+            return Err(RulesetError::Invalid {
+                origin: origin.to_string(),
+                line,
+                reason: "unplayable = to-opponent: with the falla no die is ever left unplayed (the player loses); set `falla = false`".into(),
+            });
+        }
+        let entry: u8 = value_of("entry").parse().unwrap_or(POINTS);
+        if entry < sides {
+            let line = file
+                .options
+                .get("entry")
+                .map_or(1, |spec| line_of(text, spec.span().start));
+            return Err(RulesetError::Invalid {
+                origin: origin.to_string(),
+                line,
+                reason: format!(
+                    "entry = {entry}: a die of {sides} would enter below point 1; entry must be at least {sides}"
+                ),
+            });
+        }
+        let options: Vec<RuleOption> = options
+            .into_iter()
+            .filter(|(_, listed)| *listed)
+            .map(|(o, _)| o)
+            .collect();
 
         Ok(TablesRules {
             name: name.clone(),
@@ -494,6 +755,9 @@ impl TablesRules {
             hitting: file.contact.hitting,
             enter_first: file.contact.enter_first,
             bear_off,
+            entry,
+            roll_again,
+            give_unplayable,
             options,
             rolls: all_rolls(count, sides),
         })
@@ -512,6 +776,49 @@ impl TablesRules {
     /// The rule options with their values in force.
     pub fn options(&self) -> &[RuleOption] {
         &self.options
+    }
+
+    /// The own point a checker on the bar enters on with a 1 (a die of n enters on
+    /// `entry + 1 - n`): 24 unless the file sets the `entry` option.
+    pub fn entry(&self) -> u8 {
+        self.entry
+    }
+
+    /// Whether a roll whose dice all show the same number gives the player another roll.
+    pub fn roll_again(&self) -> bool {
+        self.roll_again
+    }
+
+    /// The last own point of the home table: bearing off needs every checker on 1 to `home`.
+    pub fn home(&self) -> u8 {
+        self.home
+    }
+
+    /// Whether a lone opposing checker is hit (two or more close a point); if not, any
+    /// opposing checker closes it.
+    pub fn hitting(&self) -> bool {
+        self.hitting
+    }
+
+    /// Whether a checker on the bar must enter before any other moves.
+    pub fn enter_first(&self) -> bool {
+        self.enter_first
+    }
+
+    /// Whether dice a player cannot play go to the opponent, who plays them instead of rolling.
+    pub fn give_unplayable(&self) -> bool {
+        self.give_unplayable
+    }
+
+    /// Whether both players move the same way along the same points (`cross` is the
+    /// identity), as in the games where both enter in the same table.
+    pub fn same_path(&self) -> bool {
+        (1..25).all(|p| usize::from(self.cross[0][p]) == p)
+    }
+
+    /// The board point (first seat's numbering) of every own point of `seat`, 1–24.
+    pub fn path(&self, seat: usize) -> [u8; 25] {
+        self.path[seat]
     }
 
     /// The bearing-off rule in force.

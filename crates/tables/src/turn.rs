@@ -77,6 +77,11 @@ struct Resolver<'a> {
     written: &'a [Step],
     /// Resulting keys of the written steps played out, with the dice each leaves.
     results: Vec<(u128, ArrayVec<u8, MAX_DICE>)>,
+    /// Which results took some written step as several dice (the others play each written
+    /// step with one die, as plays are printed).
+    chained: Vec<bool>,
+    /// How many written steps on the current path are being played with several dice.
+    chaining: usize,
     /// The error of the attempt that got furthest: (step index, dice into it, kind).
     best: Option<((usize, usize, u8), MoveError)>,
 }
@@ -96,6 +101,7 @@ impl Resolver<'_> {
                 left.clone()
             };
             self.results.push((m.key, left));
+            self.chained.push(self.chaining > 0);
             return;
         };
         if m.all_off() {
@@ -136,12 +142,13 @@ impl Resolver<'_> {
             if left[..i].contains(&die) {
                 continue;
             }
+            let base = m.base(from);
             let reaches_end = if w.to() == OFF {
-                from <= die
+                base <= die
             } else {
-                from >= die && from - die == w.to()
+                base >= die && base - die == w.to()
             };
-            let on_the_way = from > die && from - die > w.to();
+            let on_the_way = base > die && base - die > w.to();
             if !reaches_end && !on_the_way {
                 continue;
             }
@@ -181,7 +188,9 @@ impl Resolver<'_> {
             if reaches_end {
                 self.steps(m, left, idx + 1);
             } else {
+                self.chaining += 1;
                 self.chain(m, left, w, land, idx, depth + 1);
+                self.chaining -= 1;
             }
             left.insert(i, die);
             m.undo(from, land, hit);
@@ -225,6 +234,8 @@ pub(crate) fn resolve_play(game: &TablesGame, text: &str) -> Result<Play, MoveEr
     let mut resolver = Resolver {
         written: &steps,
         results: Vec::new(),
+        chained: Vec::new(),
+        chaining: 0,
         best: None,
     };
     let mut left: ArrayVec<u8, MAX_DICE> = dice.values().iter().copied().collect();
@@ -232,6 +243,7 @@ pub(crate) fn resolve_play(game: &TablesGame, text: &str) -> Result<Play, MoveEr
 
     // One listed play per distinct resulting position the written steps can reach.
     let mut matched: Vec<Play> = Vec::new();
+    let mut keys_matched: Vec<u128> = Vec::new();
     let mut keys: Vec<u128> = Vec::new();
     for (key, _) in &resolver.results {
         if keys.contains(key) {
@@ -240,6 +252,27 @@ pub(crate) fn resolve_play(game: &TablesGame, text: &str) -> Result<Play, MoveEr
         keys.push(*key);
         if let Some(p) = find_play(game.rules(), game.board(), seat.index(), dice, *key) {
             matched.push(p);
+            keys_matched.push(*key);
+        }
+    }
+    if matched.len() > 1 {
+        // Several readings: the one taking each written step as a single die, if there is
+        // exactly one, is the play as written (every printed play reads back so).
+        let single: Vec<u128> = resolver
+            .results
+            .iter()
+            .zip(&resolver.chained)
+            .filter(|(_, &chained)| !chained)
+            .map(|((key, _), _)| *key)
+            .collect();
+        let plain: Vec<Play> = matched
+            .iter()
+            .zip(&keys_matched)
+            .filter(|(_, k)| single.contains(k))
+            .map(|(p, _)| *p)
+            .collect();
+        if let [p] = plain.as_slice() {
+            return Ok(*p);
         }
     }
     match matched.as_slice() {
@@ -474,11 +507,12 @@ impl TurnBuilder {
         let mut dice: Vec<u8> = self.left.to_vec();
         dice.sort_unstable();
         dice.dedup();
+        let base = self.mover.base(w.from());
         let fits = |die: u8| {
             if w.to() == OFF {
-                w.from() <= die
+                base <= die
             } else {
-                w.from() >= die && w.from() - die == w.to()
+                base >= die && base - die == w.to()
             }
         };
         let mut first_error = None;
