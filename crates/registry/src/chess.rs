@@ -23,22 +23,35 @@ impl FamilyRules for ChessRules {
     fn options(&self) -> Vec<OptionInfo> {
         ChessRules::options(self)
             .into_iter()
-            .filter_map(|o| {
-                let spec = chess_options::spec(o.name)?;
-                Some(OptionInfo {
+            .map(|o| {
+                // A family option has its spec; a reading the file declares (Grant
+                // Acedrex's `unicorn`, say) is a choice among the values it lists.
+                let (kind, multi_seat) = match chess_options::spec(&o.name) {
+                    Some(spec) => (
+                        match spec.kind {
+                            chess_options::OptionKind::Choice(values) => OptionKind::Choice {
+                                values: values.iter().map(|v| v.to_string()).collect(),
+                            },
+                            chess_options::OptionKind::Bool => OptionKind::Bool,
+                            chess_options::OptionKind::Number { min } => OptionKind::Number { min },
+                        },
+                        spec.multi_seat,
+                    ),
+                    None => (
+                        OptionKind::Choice {
+                            values: o.allowed.split(" | ").map(str::to_string).collect(),
+                        },
+                        false,
+                    ),
+                };
+                OptionInfo {
                     name: o.name.to_string(),
                     value: o.value,
-                    kind: match spec.kind {
-                        chess_options::OptionKind::Choice(values) => OptionKind::Choice {
-                            values: values.iter().map(|v| v.to_string()).collect(),
-                        },
-                        chess_options::OptionKind::Bool => OptionKind::Bool,
-                        chess_options::OptionKind::Number { min } => OptionKind::Number { min },
-                    },
+                    kind,
                     explanation: o.explanation.to_string(),
                     source: o.source,
-                    multi_seat: spec.multi_seat,
-                })
+                    multi_seat,
+                }
             })
             .collect()
     }
