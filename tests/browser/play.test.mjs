@@ -298,6 +298,32 @@ test("an unknown game says so and stops trying to connect; the lobby defaults to
   await page.close();
 });
 
+test("every shipped ruleset opens in the browser on a board drawn from its geometry and takes a move", async () => {
+  const page = await newPage();
+  await page.goto(`${BASE}/`);
+  const rulesets = await page.evaluate(() => api("/api/rulesets"));
+  for (const r of rulesets) {
+    const players = r.seats.map((_, i) => (i === 0 ? "human" : "random"));
+    const created = await page.evaluate((body) => api("/api/games", body), { ruleset: r.name, players });
+    await openGame(page, created.seats[0].link);
+    if (r.geometry.kind === "grid") {
+      // One square per file and rank, whatever the board's size.
+      assert.equal(await page.locator("#board .sq").count(), r.geometry.files * r.geometry.ranks, r.name);
+    } else {
+      assert.equal(await page.locator("#board [data-point]").count(), r.geometry.points + 2, r.name);
+    }
+    // Wait for this seat's turn (dice, a random opponent), then play its first legal move
+    // as the page sends it; the move comes back in the history.
+    await page.waitForFunction(() => S.now.result !== null || (S.now.turn.kind === "seat" && S.now.turn.seat === S.you && !S.now.thinking), null, POLL);
+    if (await page.evaluate(() => S.now.result !== null)) continue;
+    const before = await page.evaluate(() => S.history.length);
+    await page.evaluate(() => sendMove(S.now.legal[0]));
+    await page.waitForFunction((n) => S.history.length > n, before, POLL);
+    assert.deepEqual(pageErrors, [], r.name);
+  }
+  await page.close();
+});
+
 test("game actions: a takeback asked and granted, a draw offered, resignation and a rematch", async () => {
   const white = await newPage();
   const black = await newPage();
