@@ -324,6 +324,23 @@ test("every shipped ruleset opens in the browser on a board drawn from its geome
   await page.close();
 });
 
+test("on a phone (390 px) the board fills the width and nothing scrolls sideways", async () => {
+  const page = await newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const ruleset of ["acedrex", "fallas"]) {
+    await page.goto(`${BASE}/`);
+    const game = await page.evaluate((r) => api("/api/games", { ruleset: r, players: ["human", "human"] }), ruleset);
+    await openGame(page, game.seats[0].link);
+    const [scroll, inner, board] = await page.evaluate(() => [
+      document.scrollingElement.scrollWidth, window.innerWidth,
+      document.querySelector("#board .grid, #board svg").getBoundingClientRect().width]);
+    assert.ok(scroll <= inner, `${ruleset}: the page scrolls sideways (${scroll} > ${inner})`);
+    assert.ok(board >= 0.9 * inner && board <= inner, `${ruleset}: the board is ${board} px of ${inner}`);
+    await shot(page, `phone-${ruleset}`);
+  }
+  await page.close();
+});
+
 test("game actions: a takeback asked and granted, a draw offered, resignation and a rematch", async () => {
   const white = await newPage();
   const black = await newPage();

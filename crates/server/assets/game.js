@@ -89,10 +89,10 @@ function renderChess(view) {
   const last = lastChessMove(shownIndex());
   const files = view.files, ranks = view.ranks;
   const grid = el("div", { class: "grid" });
-  // 72 px squares on 8x8; larger boards share the same width.
-  const size = Math.min(72, Math.floor(576 / Math.max(files, ranks)));
-  grid.style.gridTemplateColumns = `repeat(${files}, ${size}px)`;
-  grid.style.gridTemplateRows = `repeat(${ranks}, ${size}px)`;
+  // The square's size comes from the stylesheet (72 px on 8x8, the same width for larger
+  // boards, narrower on a phone); the board says how many files and ranks it has.
+  grid.style.setProperty("--files", files);
+  grid.style.setProperty("--ranks", ranks);
   for (let row = 0; row < ranks; row++) {
     for (let col = 0; col < files; col++) {
       const rank = flip ? row : ranks - 1 - row;
