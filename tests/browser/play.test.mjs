@@ -341,6 +341,43 @@ test("on a phone (390 px) the board fills the width and nothing scrolls sideways
   await page.close();
 });
 
+test("each seat sees its own side at the bottom; a spectator can flip the board", async () => {
+  const page = await newPage();
+  await page.goto(`${BASE}/`);
+  // Cuatro Tiempos: each of the four seats finds its own king in the bottom half.
+  const cuatro = await page.evaluate(() => api("/api/games", { ruleset: "cuatro-tiempos", players: ["human", "human", "human", "human"], stakes: [1, 1, 1, 1] }));
+  // (Another seat's link differs only after `#`: load a blank page between them.)
+  for (const seat of cuatro.seats) {
+    await page.goto("about:blank");
+    await openGame(page, seat.link);
+    const [kingY, midY] = await page.evaluate(() => {
+      const king = S.history.length ? null : S.start.squares.find((q) => q.seat === S.you && q.pieces.includes("K"));
+      const r = document.querySelector(`[data-sq="${king.sq}"]`).getBoundingClientRect();
+      const g = document.querySelector("#board .grid").getBoundingClientRect();
+      return [r.top + r.height / 2, g.top + g.height / 2];
+    });
+    assert.ok(kingY > midY, `${seat.name}'s king is in the bottom half`);
+  }
+  // Fallas: black sees its own 1-point at the bottom right, numbered from its side.
+  const fallas = await page.evaluate(() => api("/api/games", { ruleset: "fallas", players: ["human", "human"] }));
+  const pointY = (p) => page.evaluate((k) => document.querySelector(`[data-point="${k}"] .tri`).getBoundingClientRect().top, p);
+  await openGame(page, fallas.seats[0].link);
+  assert.ok((await pointY("1")) > (await pointY("24")), "white's 1-point at the bottom");
+  await page.goto("about:blank");
+  await openGame(page, fallas.seats[1].link);
+  assert.ok((await pointY("24")) > (await pointY("1")), "black's 1-point (white's 24) at the bottom");
+  assert.equal(await page.textContent('[data-point="24"] .num'), "1", "numbered from black's side");
+  await shot(page, "fallas-black");
+  // A spectator of a chess game turns the board round.
+  const chess = await page.evaluate(() => api("/api/games", { ruleset: "acedrex", players: ["human", "human"] }));
+  await openGame(page, chess.spectator);
+  const y = (sq) => page.evaluate((k) => document.querySelector(`[data-sq="${k}"]`).getBoundingClientRect().top, sq);
+  assert.ok((await y("e1")) > (await y("e8")));
+  await page.click("#flip");
+  assert.ok((await y("e1")) < (await y("e8")), "flipped");
+  await page.close();
+});
+
 test("game actions: a takeback asked and granted, a draw offered, resignation and a rematch", async () => {
   const white = await newPage();
   const black = await newPage();

@@ -75,6 +75,18 @@ impl FamilyRules for ChessRules {
     fn canonical(&self) -> String {
         ChessRules::canonical(self)
     }
+    /// A seat plays from the edge its pawns advance away from.
+    fn seat_sides(&self) -> Vec<&'static str> {
+        self.seats()
+            .iter()
+            .map(|s| match s.forward {
+                (0, -1) => "north",
+                (1, 0) => "west",
+                (-1, 0) => "east",
+                _ => "south",
+            })
+            .collect()
+    }
     fn num_distinct_actions(&self) -> u64 {
         let squares = self.board().squares() as u64;
         let types = self.pieces().len() as u64;

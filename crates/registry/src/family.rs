@@ -102,6 +102,12 @@ pub trait FamilyRules: Ruleset<Game = <Self as FamilyRules>::Played> {
     fn pieces(&self) -> Vec<PieceInfo>;
     /// The board's shape.
     fn geometry(&self) -> Geometry;
+    /// The edge of the board each seat plays from (`south`, `north`, `west`, `east`), in seat
+    /// order, for renderers that turn the board to the seat's side; empty where the board is
+    /// not turned that way (a track).
+    fn seat_sides(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
     /// The rules as parsed, written canonically: equal rules give equal text.
     fn canonical(&self) -> String;
     /// How many action ids its games can use: every id is below this.

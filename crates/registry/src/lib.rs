@@ -192,6 +192,12 @@ impl AnyRuleset {
         each_family!(&self.0, r => FamilyRules::geometry(r.as_ref()))
     }
 
+    /// The edge of the board each seat plays from (`south`, `north`, `west`, `east`); empty
+    /// for a track.
+    pub fn seat_sides(&self) -> Vec<&'static str> {
+        each_family!(&self.0, r => FamilyRules::seat_sides(r.as_ref()))
+    }
+
     /// How many action ids its games can use: every id is below this.
     pub fn num_distinct_actions(&self) -> u64 {
         each_family!(&self.0, r => FamilyRules::num_distinct_actions(r.as_ref()))

@@ -15,6 +15,7 @@ const S = {
   path: [], // tables: the die steps chosen so far this turn
   ws: null,
   drag: null,
+  flip: false, // the viewer turned the board round
 };
 
 // ---------- helpers ----------
@@ -75,11 +76,30 @@ function chessLegal() {
   return S.now.legal.map(parseChessMove).filter(Boolean);
 }
 
+/// The edge of the board shown at the bottom: the viewer's own seat's (each seat sees its
+/// side at the bottom), turned on by the flip button.
+function viewSide() {
+  const sides = S.meta.seat_sides || [];
+  const order = ["south", "west", "north", "east"];
+  const own = S.you !== null && S.you !== undefined && sides[S.you] ? sides[S.you] : "south";
+  return order[(order.indexOf(own) + 2 * (S.flip ? 1 : 0)) % 4];
+}
+
+/// The (file, rank) shown at (row, col) from the top left, with `side` at the bottom.
+function squareAt(side, row, col, files, ranks) {
+  switch (side) {
+    case "north": return [files - 1 - col, row];
+    case "west": return [files - 1 - row, ranks - 1 - col];
+    case "east": return [row, col];
+    default: return [col, ranks - 1 - row];
+  }
+}
+
 function renderChess(view) {
   const board = document.getElementById("board");
   board.className = "chess";
   board.innerHTML = "";
-  const flip = S.meta.seats.length === 2 && S.you === 1;
+  const side = viewSide();
   const bySq = {};
   for (const s of view.squares) bySq[s.sq] = s;
   const legal = chessLegal();
@@ -91,12 +111,14 @@ function renderChess(view) {
   const grid = el("div", { class: "grid" });
   // The square's size comes from the stylesheet (72 px on 8x8, the same width for larger
   // boards, narrower on a phone); the board says how many files and ranks it has.
-  grid.style.setProperty("--files", files);
-  grid.style.setProperty("--ranks", ranks);
-  for (let row = 0; row < ranks; row++) {
-    for (let col = 0; col < files; col++) {
-      const rank = flip ? row : ranks - 1 - row;
-      const file = flip ? files - 1 - col : col;
+  // Turned a quarter, the board shows its ranks across and its files down.
+  const across = side === "west" || side === "east";
+  const cols = across ? ranks : files, rows = across ? files : ranks;
+  grid.style.setProperty("--files", cols);
+  grid.style.setProperty("--ranks", rows);
+  for (let row = 0; row < rows; row++) {
+    for (let col = 0; col < cols; col++) {
+      const [file, rank] = squareAt(side, row, col, files, ranks);
       const sq = FILES[file] + (rank + 1);
       const cls = ["sq", (rank + file) % 2 === 0 ? "dark" : "light"];
       if (last && (last.from === sq || last.to === sq)) cls.push("last");
@@ -119,8 +141,8 @@ function renderChess(view) {
         });
         if (!cell.title) cell.title = `${seatName(occ.seat)} ${pieceName(occ.pieces[0])}`;
       }
-      if (col === 0) cell.append(el("span", { class: "coord rank" }, rank + 1));
-      if (row === ranks - 1) cell.append(el("span", { class: "coord file" }, FILES[file]));
+      if (col === 0) cell.append(el("span", { class: "coord rank" }, across ? FILES[file] : rank + 1));
+      if (row === rows - 1) cell.append(el("span", { class: "coord file" }, across ? rank + 1 : FILES[file]));
       grid.append(cell);
     }
   }
@@ -243,6 +265,15 @@ function renderTables(view) {
   const targets = new Set(S.sel ? opts.filter((n) => pointKey(me, v.map, n.from) === S.sel).map((n) => pointKey(me, v.map, n.to)) : []);
   const W = 760, H = 440, PW = 46, top = 20, bottom = H - 20, tri = 170;
   const last = lastTablesMove(shownIndex());
+  // The second seat sees the board turned round: its own home at the bottom right, its own
+  // point numbers; the flip button turns it for anyone.
+  const turned = (S.you === 1) !== !!S.flip;
+  const low = (seat) => (seat === 0) !== turned;
+  const label = (p) => {
+    if (!turned) return p;
+    const own = v.map[1].indexOf(p);
+    return own > 0 && own <= 24 ? own : p;
+  };
   const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "tables-board" });
   root.append(svg("rect", { x: 0, y: 0, width: W, height: H, rx: 10, class: "frame" }));
   root.append(svg("rect", { x: 14, y: 14, width: 604, height: H - 28, class: "felt" }));
@@ -255,7 +286,7 @@ function renderTables(view) {
     return { x, up };
   };
   for (let p = 1; p <= 24; p++) {
-    const { x, up } = xOf(p);
+    const { x, up } = xOf(turned ? 25 - p : p);
     const y0 = up ? top : bottom, y1 = up ? top + tri : bottom - tri;
     const key = String(p);
     const cls = ["point", p % 2 ? "odd" : "even"];
@@ -266,7 +297,7 @@ function renderTables(view) {
     const g = svg("g", { "data-point": key, class: cls.join(" ") });
     g.append(svg("rect", { x, y: up ? top : bottom - tri - 30, width: PW, height: tri + 30, class: "hit" }));
     g.append(svg("polygon", { points: `${x + 2},${y0} ${x + PW - 2},${y0} ${x + PW / 2},${y1}`, class: "tri" }));
-    g.append(svg("text", { x: x + PW / 2, y: up ? 12 : H - 5, class: "num" }, String(p)));
+    g.append(svg("text", { x: x + PW / 2, y: up ? 12 : H - 5, class: "num" }, String(label(p))));
     const occ = v.points[p - 1];
     if (occ) {
       const [seat, count] = occ;
@@ -290,10 +321,10 @@ function renderTables(view) {
   [0, 1].forEach((seat) => {
     const n = v.bar[seat];
     for (let i = 0; i < Math.min(n, 4); i++) {
-      const cy = seat === 0 ? H / 2 + 40 + i * 26 : H / 2 - 40 - i * 26;
+      const cy = low(seat) ? H / 2 + 40 + i * 26 : H / 2 - 40 - i * 26;
       barG.append(svg("circle", { cx: barX + 20, cy, r: 17, class: `checker ${seatColour(seatName(seat))}` }));
     }
-    if (n > 0) barG.append(svg("text", { x: barX + 20, y: seat === 0 ? H / 2 + 46 : H / 2 - 34, class: `count ${seatColour(seatName(seat))}` }, String(n)));
+    if (n > 0) barG.append(svg("text", { x: barX + 20, y: low(seat) ? H / 2 + 46 : H / 2 - 34, class: `count ${seatColour(seatName(seat))}` }, String(n)));
   });
   root.append(barG);
   // Borne-off trays: the first seat's at the bottom, the second's at the top.
@@ -302,10 +333,10 @@ function renderTables(view) {
   [0, 1].forEach((seat) => {
     const n = v.off[seat];
     for (let i = 0; i < n; i++) {
-      const y = seat === 0 ? bottom - 8 - i * 9 : top + i * 9;
+      const y = low(seat) ? bottom - 8 - i * 9 : top + i * 9;
       offG.append(svg("rect", { x: 640, y, width: 94, height: 7, rx: 2, class: `checker ${seatColour(seatName(seat))}` }));
     }
-    offG.append(svg("text", { x: 687, y: seat === 0 ? H / 2 + 30 : H / 2 - 20, class: "label" }, `${seatName(seat)} off: ${n}`));
+    offG.append(svg("text", { x: 687, y: low(seat) ? H / 2 + 30 : H / 2 - 20, class: "label" }, `${seatName(seat)} off: ${n}`));
   });
   root.append(offG);
   // The dice, on the right half; used ones faded.
@@ -654,6 +685,7 @@ function main() {
   exp.href = `/api/games/${encodeURIComponent(S.id)}/export`;
   document.getElementById("rules-button").addEventListener("click", () => S.meta && showRules(S.meta.name));
   document.getElementById("pass").addEventListener("click", () => sendMove("pass"));
+  document.getElementById("flip").addEventListener("click", () => { S.flip = !S.flip; render(); });
   document.getElementById("undo-step").addEventListener("click", () => { S.path.pop(); S.sel = null; render(); });
   document.getElementById("first").addEventListener("click", () => step(0));
   document.getElementById("prev").addEventListener("click", () => step(shownIndex() - 1));

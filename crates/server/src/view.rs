@@ -32,6 +32,7 @@ pub fn ruleset_info(rules: &AnyRuleset) -> Value {
         "geometry": rules.geometry(),
         "source": rules.source(),
         "seats": rules.seat_names(),
+        "seat_sides": rules.seat_sides(),
         "options": options,
         "pieces": rules.pieces(),
         "stakes": rules.has_stakes(),
