@@ -17,7 +17,7 @@
 //! source = "seed 004; RULES.md fills the gaps"   # one line
 //!
 //! [board]
-//! files = 8                             # only 8x8 today
+//! files = 8                             # 1 to 16 each (files a..p, ranks 1..16)
 //! ranks = 8
 //!
 //! [[seats]]                             # in turn order
@@ -75,7 +75,7 @@ mod position;
 mod rules;
 
 pub use game::ChessGame;
-pub use geometry::{Bitboard, Board, Square};
+pub use geometry::{Bitboard, Bits, Board, Square, SquareName, W256};
 pub use ludii::{replay_ludii, LudiiReport, Mismatch};
 pub use notation::{MoveError, PositionError};
 pub use options::{OptionInfo, Options};
