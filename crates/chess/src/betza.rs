@@ -440,11 +440,17 @@ mod tests {
         assert!(cannon
             .iter()
             .all(|m| (m.hop == Hop::Cannon) == (m.capture && !m.quiet)));
-        assert!(parse("gQ").unwrap().iter().all(|m| m.hop == Hop::Grasshopper));
+        assert!(parse("gQ")
+            .unwrap()
+            .iter()
+            .all(|m| m.hop == Hop::Grasshopper));
         // The aanca: four diagonal steps, each on in the two orthogonal directions away.
         let aanca = parse("t[FR]").unwrap();
         assert_eq!(aanca.iter().filter(|m| m.then.is_none()).count(), 4);
-        let bent: Vec<_> = aanca.iter().filter_map(|m| m.then.map(|t| (m.dx, m.dy, t))).collect();
+        let bent: Vec<_> = aanca
+            .iter()
+            .filter_map(|m| m.then.map(|t| (m.dx, m.dy, t)))
+            .collect();
         assert_eq!(bent.len(), 8);
         assert!(bent.contains(&(1, 1, (1, 0))) && bent.contains(&(1, 1, (0, 1))));
         assert!(!bent.contains(&(1, 1, (-1, 0))));

@@ -176,7 +176,10 @@ impl Tables {
                 Kind::Other => {
                     let tb = r.table::<B>(0, t as u8);
                     let centre = board
-                        .square(i32::from(board.files - 1) / 2, i32::from(board.ranks - 1) / 2)
+                        .square(
+                            i32::from(board.files - 1) / 2,
+                            i32::from(board.ranks - 1) / 2,
+                        )
                         .expect("on the board");
                     let mut reach = (tb.quiet[centre.index()] | tb.capture[centre.index()]).count()
                         as i32
@@ -283,8 +286,7 @@ fn ahead_mask(b: Board, sq: Square, forward: (i32, i32)) -> W256 {
     let side = (forward.1.abs(), forward.0.abs());
     for k in 1..i32::from(b.files.max(b.ranks)) {
         for w in -1..=1 {
-            if let Some(s) = b.offset(sq, forward.0 * k + side.0 * w, forward.1 * k + side.1 * w)
-            {
+            if let Some(s) = b.offset(sq, forward.0 * k + side.0 * w, forward.1 * k + side.1 * w) {
                 m |= W256::bit(s.0);
             }
         }
@@ -364,7 +366,13 @@ struct SeatSums {
 }
 
 /// Material, piece-square terms and mobility of seat `s`.
-fn seat_sums<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>, s: u8, enemy_pawns: Bitboard<B>) -> SeatSums {
+fn seat_sums<B: Width>(
+    t: &Tables,
+    r: &ChessRules,
+    pos: &Pos<B>,
+    s: u8,
+    enemy_pawns: Bitboard<B>,
+) -> SeatSums {
     let mut out = SeatSums::default();
     let own = pos.seat_bb[s as usize];
     if own.is_empty() {
@@ -442,7 +450,14 @@ fn forbidden<B: Width>(r: &ChessRules, pos: &Pos<B>, ty: usize) -> Bitboard<B> {
 }
 
 /// How many of the first-move leaps (or double steps) of a piece are open now.
-fn extras_open<B: Width>(r: &ChessRules, pos: &Pos<B>, s: u8, ty: u8, sq: Square, empty: Bitboard<B>) -> i32 {
+fn extras_open<B: Width>(
+    r: &ChessRules,
+    pos: &Pos<B>,
+    s: u8,
+    ty: u8,
+    sq: Square,
+    empty: Bitboard<B>,
+) -> i32 {
     let tb = r.table::<B>(s, ty);
     let (start, len) = tb.extra_index[sq.index()];
     tb.extras[start as usize..start as usize + len as usize]

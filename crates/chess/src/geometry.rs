@@ -104,7 +104,12 @@ pub struct SquareName {
 
 impl fmt::Display for SquareName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file) as char, u32::from(self.rank) + 1)
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file) as char,
+            u32::from(self.rank) + 1
+        )
     }
 }
 

@@ -180,9 +180,7 @@ impl<B: Width> Pos<B> {
                 (Some(k), Some(guarded)) if plain && mv.from() == k => {
                     Some(!guarded.contains(mv.to()))
                 }
-                (Some(k), _)
-                    if plain && !checked && B::direction(r, k, mv.from()) >= 8 =>
-                {
+                (Some(k), _) if plain && !checked && B::direction(r, k, mv.from()) >= 8 => {
                     Some(true)
                 }
                 _ => None,

@@ -325,10 +325,7 @@ pub(crate) fn parse_position_in<B: Width>(
                 .ok_or_else(|| err(format!("unmoved field `{s}` is not a list of squares")))?;
             let (end, sq) = end;
             if !pos.occ.contains(sq) {
-                return Err(err(format!(
-                    "unmoved square {} is empty",
-                    r.board.name(sq)
-                )));
+                return Err(err(format!("unmoved square {} is empty", r.board.name(sq))));
             }
             pos.unmoved = pos.unmoved.with(sq);
             i = end;

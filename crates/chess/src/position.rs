@@ -582,7 +582,12 @@ impl<B: Width> Pos<B> {
     /// The squares of `capturable` that a piece of type `t` may capture on: all of them
     /// but those of the types it may not take (the fil never takes a fil).
     #[inline(always)]
-    pub(crate) fn capturable_by(&self, r: &ChessRules, t: u8, capturable: Bitboard<B>) -> Bitboard<B> {
+    pub(crate) fn capturable_by(
+        &self,
+        r: &ChessRules,
+        t: u8,
+        capturable: Bitboard<B>,
+    ) -> Bitboard<B> {
         let cannot = r.pieces[t as usize].cannot_capture;
         if cannot == 0 {
             capturable
@@ -659,8 +664,7 @@ impl<B: Width> Pos<B> {
             let a = m.trailing_zeros() as usize;
             m &= m - 1;
             let theirs = self.seat_bb[a];
-            snipers |=
-                B::rook(r, ksq, Bitboard::EMPTY) & theirs & self.types_bb(r.orth_riders[a]);
+            snipers |= B::rook(r, ksq, Bitboard::EMPTY) & theirs & self.types_bb(r.orth_riders[a]);
             snipers |=
                 B::bishop(r, ksq, Bitboard::EMPTY) & theirs & self.types_bb(r.diag_riders[a]);
             partial |= (B::rook(r, ksq, Bitboard::EMPTY) | B::bishop(r, ksq, Bitboard::EMPTY))
@@ -788,10 +792,7 @@ impl<B: Width> Pos<B> {
             }
             let tb = r.table::<B>(a, t);
             for from in self.type_bb[t as usize] & self.seat_bb[a as usize] {
-                if tb
-                    .path_targets(from, occ, Bitboard::EMPTY, target)
-                    .any()
-                {
+                if tb.path_targets(from, occ, Bitboard::EMPTY, target).any() {
                     acc = acc.with(from);
                 }
             }

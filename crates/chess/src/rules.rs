@@ -3,8 +3,8 @@
 
 use crate::betza::{self, BetzaMove, Hop};
 use crate::geometry::{
-    bishop_attacks, geometry, rook_attacks, Bitboard, Bits, Board, Direction, Square,
-    WideGeometry, W256,
+    bishop_attacks, geometry, rook_attacks, Bitboard, Bits, Board, Direction, Square, WideGeometry,
+    W256,
 };
 use crate::options::{
     self, BareKing, DoubleStep, FersLeap, ForcedCapture, OptionInfo, Options, Stalemate,
@@ -965,7 +965,10 @@ impl ChessRules {
                     if other.0 != seat {
                         return Err(ld.at(
                             sd,
-                            format!("impossible setup: {} holds pieces of two seats", board.name(sq)),
+                            format!(
+                                "impossible setup: {} holds pieces of two seats",
+                                board.name(sq)
+                            ),
                         ));
                     }
                     if other.1 == t {
@@ -975,7 +978,10 @@ impl ChessRules {
                 _ => {
                     return Err(ld.at(
                         sd,
-                        format!("impossible setup: {} holds more than two pieces", board.name(sq)),
+                        format!(
+                            "impossible setup: {} holds more than two pieces",
+                            board.name(sq)
+                        ),
                     ))
                 }
             }
@@ -1003,9 +1009,15 @@ impl ChessRules {
         // Tables, in the width the board needs.
         let wide = board != Board::STANDARD || width == WidthChoice::Wide;
         let (narrow, wide_tables) = if wide {
-            (Vec::new(), all_tables::<W256>(board, &seats, &pieces, &moves, &placed))
+            (
+                Vec::new(),
+                all_tables::<W256>(board, &seats, &pieces, &moves, &placed),
+            )
         } else {
-            (all_tables::<u64>(board, &seats, &pieces, &moves, &placed), Vec::new())
+            (
+                all_tables::<u64>(board, &seats, &pieces, &moves, &placed),
+                Vec::new(),
+            )
         };
         for &(seat, t, sq) in &placed {
             let p = &pieces[t as usize];
