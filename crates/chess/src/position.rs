@@ -9,6 +9,7 @@ use crate::options::{
 };
 use crate::rules::{ChessRules, Width, MAX_SEATS, MAX_TYPES};
 use arrayvec::ArrayVec;
+use std::fmt;
 
 /// A move: a piece from one square to another, a pass, or (Ludii's four-player opening) a bet.
 ///
@@ -272,7 +273,7 @@ static NEIGHBOURS: ([[[u8; 4]; 16]; 5], [[[u8; 4]; 16]; 5]) = {
 
 /// A position of a chess-family game in bitboards of width `B` (`u64` on the 8x8 board,
 /// [`W256`] on the others): what move generation and perft copy and update.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, PartialEq, Eq)]
 pub(crate) struct Pos<B: Bits = u64> {
     pub(crate) seat_bb: [Bitboard<B>; MAX_SEATS],
     pub(crate) type_bb: [Bitboard<B>; MAX_TYPES],
@@ -299,6 +300,30 @@ pub(crate) struct Pos<B: Bits = u64> {
     pub(crate) ghost: Bitboard<B>,
     /// Ludii's stacking: each seat's phantom pawns (two seats only).
     pub(crate) phantom: [Bitboard<B>; 2],
+}
+
+/// Written as the 8x8 position always was (`Position { .. }`): a ruleset's canonical text,
+/// and so its digest, includes its start.
+impl<B: Bits> fmt::Debug for Pos<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("seat_bb", &self.seat_bb)
+            .field("type_bb", &self.type_bb)
+            .field("occ", &self.occ)
+            .field("stacked", &self.stacked)
+            .field("unmoved", &self.unmoved)
+            .field("hash", &self.hash)
+            .field("ply", &self.ply)
+            .field("halfmove", &self.halfmove)
+            .field("to_move", &self.to_move)
+            .field("active", &self.active)
+            .field("captured", &self.captured)
+            .field("passes", &self.passes)
+            .field("bets_pending", &self.bets_pending)
+            .field("ghost", &self.ghost)
+            .field("phantom", &self.phantom)
+            .finish()
+    }
 }
 
 /// Receives the legal targets of each piece during generation.
@@ -1369,10 +1394,19 @@ impl<B: Width> Pos<B> {
 
 /// A position of a chess-family game, in the width its ruleset uses: what a game holds and
 /// front ends ask about. Cheap to clone on the 8x8 board (the wide one is boxed).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Position(pub(crate) Repr);
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Repr::Narrow(p) => p.fmt(f),
+            Repr::Wide(p) => p.fmt(f),
+        }
+    }
+}
+
+#[derive(Clone, PartialEq, Eq)]
 pub(crate) enum Repr {
     Narrow(Pos<u64>),
     Wide(Box<Pos<W256>>),

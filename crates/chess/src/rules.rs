@@ -1410,14 +1410,15 @@ impl Zobrist {
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             z ^ (z >> 31)
         };
+        // The keys of the first 64 squares come first, in the order they had when boards
+        // were 8x8 only: 8x8 positions keep their hashes (and rulesets their digests).
         let mut piece = [[[0u64; MAX_SQUARES]; MAX_TYPES]; MAX_SEATS];
         piece
             .iter_mut()
             .flatten()
-            .flatten()
-            .for_each(|k| *k = next());
+            .for_each(|keys| keys[..64].iter_mut().for_each(|k| *k = next()));
         let mut unmoved = [0u64; MAX_SQUARES];
-        unmoved.iter_mut().for_each(|k| *k = next());
+        unmoved[..64].iter_mut().for_each(|k| *k = next());
         let captured = next();
         let mut to_move = [0u64; MAX_SEATS];
         to_move.iter_mut().for_each(|k| *k = next());
@@ -1426,9 +1427,19 @@ impl Zobrist {
         let mut passes = [0u64; MAX_SEATS + 1];
         passes.iter_mut().skip(1).for_each(|k| *k = next());
         let mut ghost = [0u64; MAX_SQUARES];
-        ghost.iter_mut().for_each(|k| *k = next());
+        ghost[..64].iter_mut().for_each(|k| *k = next());
         let mut phantom = [[0u64; MAX_SQUARES]; 2];
-        phantom.iter_mut().flatten().for_each(|k| *k = next());
+        phantom
+            .iter_mut()
+            .for_each(|keys| keys[..64].iter_mut().for_each(|k| *k = next()));
+        for keys in piece
+            .iter_mut()
+            .flatten()
+            .chain([&mut unmoved, &mut ghost])
+            .chain(phantom.iter_mut())
+        {
+            keys[64..].iter_mut().for_each(|k| *k = next());
+        }
         Zobrist {
             piece,
             unmoved,
