@@ -740,9 +740,10 @@ fn enemy<B: Width>(r: &ChessRules, pos: &Pos<B>) -> Bitboard<B> {
 
 /// Whether a pawn move onto `to` by `piece` promotes (quiet moves; captures count anyway).
 fn promotes<B: Width>(r: &ChessRules, pos: &Pos<B>, piece: u8, to: Square) -> bool {
-    let Some(p) = r.pieces[piece as usize].promotes_to else {
+    let Some(fixed) = r.pieces[piece as usize].promotes_to else {
         return false;
     };
+    let p = r.promotion_type(piece, to, fixed);
     let s = pos.to_move;
     r.table::<B>(s, piece).promo_zone.contains(to)
         && (r.options.promotion == Promotion::Always

@@ -565,7 +565,7 @@ pub(crate) fn promotion_in<B: Width>(r: &ChessRules, pos: &Pos<B>, mv: Move) -> 
         return None;
     }
     let t = mv.piece();
-    let p = r.pieces[t as usize].promotes_to?;
+    let p = r.promotion_type(t, mv.to(), r.pieces[t as usize].promotes_to?);
     let seat = pos.to_move;
     if !r.table::<B>(seat, t).promo_zone.contains(mv.to()) {
         return None;

@@ -1284,7 +1284,8 @@ impl<B: Width> Pos<B> {
             self.unmoved &= !fb;
         }
         let piece = &r.pieces[t];
-        if let Some(p) = piece.promotes_to {
+        if let Some(fixed) = piece.promotes_to {
+            let p = r.promotion_type(mv.piece, to, fixed);
             self.halfmove = 0;
             let tb = r.table::<B>(seat as u8, mv.piece);
             if tb.promo_zone.contains(to)

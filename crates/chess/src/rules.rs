@@ -294,6 +294,12 @@ pub struct ChessRules {
     pub(crate) pieces: Vec<PieceInfo>,
     pub(crate) options: Options,
     option_sources: BTreeMap<&'static str, String>,
+    /// The readings the file declares, with their chosen values.
+    readings: Vec<Reading>,
+    /// Types that promote as the start piece of the square they reach (bit set), and that
+    /// piece's type per square (`u8::MAX`: none, a king or a pawn).
+    pub(crate) promote_as_start: u8,
+    pub(crate) start_type: Box<[u8; MAX_SQUARES]>,
     /// Index `seat * MAX_TYPES + type`: the 8x8 tables (`narrow`) or those of any other
     /// size (`wide`); the other is empty.
     pub(crate) narrow: Vec<PieceTables<u64>>,
@@ -328,10 +334,14 @@ impl ChessRules {
     /// as text that is the same for the same rules however the file was written (names,
     /// titles, sources, comments and layout left out). What a ruleset digest is taken of.
     pub fn canonical(&self) -> String {
-        format!(
+        let mut text = format!(
             "chess\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
             self.board, self.seats, self.pieces, self.options, self.start
-        )
+        );
+        if self.promote_as_start != 0 {
+            text.push_str(&format!("\npromote_as_start {}", self.promote_as_start));
+        }
+        text
     }
 }
 
@@ -364,6 +374,29 @@ struct FileDef {
     /// Each entry read as plain TOML first, so that a malformed one is reported with its
     /// own key and line.
     rules: Ordered<Spanned<toml::Value>>,
+    #[serde(default)]
+    readings: Ordered<Spanned<ReadingDef>>,
+}
+
+/// A reading declared by the file: an option of its own that sets pieces' moves where the
+/// sources disagree (`choices`: value -> piece name -> Betza).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReadingDef {
+    explanation: String,
+    value: String,
+    from: String,
+    choices: Ordered<Ordered<String>>,
+}
+
+/// A reading of the loaded ruleset, as [`ChessRules::options`] lists it.
+#[derive(Clone, Debug)]
+struct Reading {
+    name: String,
+    explanation: String,
+    value: String,
+    allowed: Vec<String>,
+    source: String,
 }
 
 #[derive(Deserialize)]
@@ -401,6 +434,10 @@ struct PieceDef {
     advance: Option<String>,
     #[serde(default)]
     cannot_capture: Vec<String>,
+    /// Promotes to the piece that stood on the square it reaches at the start (Grant
+    /// Acedrex), or to `promotes_to` where that was a king, a pawn or nothing.
+    #[serde(default)]
+    promotes_as_start: bool,
 }
 
 #[derive(Deserialize)]
@@ -665,12 +702,17 @@ impl ChessRules {
             }
             option_sources.insert(spec.name, r.from.clone());
         }
+        let mut reading_overrides: BTreeMap<&str, &str> = BTreeMap::new();
         for (key, value) in overrides {
             let err = |what: String| RulesetError {
                 file: "--option".into(),
                 line: None,
                 what: format!("{key}={value}: {what}"),
             };
+            if options::spec(key).is_none() && def.readings.0.iter().any(|(n, _)| n == key) {
+                reading_overrides.insert(key, value);
+                continue;
+            }
             let spec = options::spec(key).ok_or_else(|| err(format!("unknown option `{key}`")))?;
             if spec.multi_seat && nseats <= 2 {
                 return Err(err(format!(
@@ -785,6 +827,76 @@ impl ChessRules {
                 }
                 pieces[i].cannot_capture |= 1 << t;
             }
+        }
+        let mut readings = Vec::new();
+        for (rname, rd) in &def.readings.0 {
+            let r = rd.get_ref();
+            if options::spec(rname).is_some() {
+                return Err(ld.at(rd, format!("reading `{rname}` has the name of a rule")));
+            }
+            if r.from.trim().is_empty() {
+                return Err(ld.at(
+                    rd,
+                    format!("reading `{rname}` must say where it comes from (`from`)"),
+                ));
+            }
+            let allowed: Vec<String> = r.choices.0.iter().map(|(v, _)| v.clone()).collect();
+            for (choice, moves) in &r.choices.0 {
+                for (pname, betza_text) in &moves.0 {
+                    if !pieces.iter().any(|p| &p.name == pname) {
+                        return Err(ld.at(rd, format!("reading `{rname}` = `{choice}` names `{pname}`, which is not a piece")));
+                    }
+                    betza::parse(betza_text).map_err(|e| {
+                        ld.at(
+                            rd,
+                            format!("reading `{rname}` = `{choice}`, piece `{pname}`: {e}"),
+                        )
+                    })?;
+                }
+            }
+            let (value, source) = match reading_overrides.remove(rname.as_str()) {
+                Some(v) => (v.to_string(), "--option".to_string()),
+                None => (r.value.clone(), r.from.clone()),
+            };
+            let Some((_, moves)) = r.choices.0.iter().find(|(v, _)| *v == value) else {
+                let what = format!(
+                    "reading `{rname}`: `{value}` is not one of {}",
+                    allowed.join(", ")
+                );
+                return Err(match source.as_str() {
+                    "--option" => RulesetError {
+                        file: "--option".into(),
+                        line: None,
+                        what,
+                    },
+                    _ => ld.at(rd, what),
+                });
+            };
+            for (pname, betza_text) in &moves.0 {
+                if let Some(p) = pieces.iter_mut().find(|p| &p.name == pname) {
+                    p.betza = betza_text.clone();
+                }
+            }
+            readings.push(Reading {
+                name: rname.clone(),
+                explanation: r.explanation.clone(),
+                value,
+                allowed,
+                source,
+            });
+        }
+        let promote_as_start = piece_defs
+            .iter()
+            .enumerate()
+            .filter(|(i, (_, pd))| pd.get_ref().promotes_as_start && pieces[*i].is_pawn())
+            .fold(0u8, |b, (i, _)| b | 1 << i);
+        if let Some((pname, pd)) = piece_defs
+            .iter()
+            .enumerate()
+            .find(|(i, (_, pd))| pd.get_ref().promotes_as_start && !pieces[*i].is_pawn())
+            .map(|(_, x)| x)
+        {
+            return Err(ld.at(pd, format!("piece `{pname}`: promotes_as_start needs promotes_to (the piece it becomes on a king's or an empty square)")));
         }
         let royals: Vec<u8> = (0..pieces.len() as u8)
             .filter(|&t| pieces[t as usize].royal)
@@ -1080,6 +1192,13 @@ impl ChessRules {
             }
         }
 
+        let mut start_type = Box::new([u8::MAX; MAX_SQUARES]);
+        for &(_, t, sq) in &placed {
+            let p = &pieces[t as usize];
+            if !p.royal && !p.is_pawn() {
+                start_type[sq.index()] = t;
+            }
+        }
         let mut rules = ChessRules {
             name,
             title: def.title.into_inner(),
@@ -1090,6 +1209,9 @@ impl ChessRules {
             pieces,
             options: opts,
             option_sources,
+            readings,
+            promote_as_start,
+            start_type,
             narrow,
             wide: wide_tables,
             wide_geo: WideGeometry::new(board),
@@ -1166,21 +1288,39 @@ impl ChessRules {
     }
     /// The options with their current values, allowed values, explanations and sources.
     pub fn options(&self) -> Vec<OptionInfo> {
-        options::SPECS
+        let family = options::SPECS
             .iter()
             .filter(|s| !s.multi_seat || self.seats.len() > 2)
             .map(|s| OptionInfo {
-                name: s.name,
+                name: s.name.into(),
                 value: self.options.get(s.name),
                 allowed: s.kind.allowed(),
-                explanation: s.explanation,
+                explanation: s.explanation.into(),
                 source: self
                     .option_sources
                     .get(s.name)
                     .cloned()
                     .unwrap_or_else(|| "family default".into()),
-            })
-            .collect()
+            });
+        let readings = self.readings.iter().map(|r| OptionInfo {
+            name: r.name.clone().into(),
+            value: r.value.clone(),
+            allowed: r.allowed.join(" | "),
+            explanation: r.explanation.clone().into(),
+            source: r.source.clone(),
+        });
+        family.chain(readings).collect()
+    }
+
+    /// What a pawn of type `t` becomes on `to` when `fixed` is its `promotes_to`: the start
+    /// piece of that square where the ruleset says so.
+    #[inline]
+    pub(crate) fn promotion_type(&self, t: u8, to: Square, fixed: u8) -> u8 {
+        if self.promote_as_start >> t & 1 != 0 && self.start_type[to.index()] != u8::MAX {
+            self.start_type[to.index()]
+        } else {
+            fixed
+        }
     }
     /// The start position.
     pub fn start_position(&self) -> Position {

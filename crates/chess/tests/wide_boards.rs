@@ -151,3 +151,77 @@ fn square_names_and_position_strings_reach_rank_twelve() {
     assert_eq!(b.parse_square("a13"), None);
     assert_eq!(b.parse_square("a01"), None);
 }
+
+fn grant(overrides: &[(&str, &str)]) -> Arc<ChessRules> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../rulesets/grant-acedrex.toml"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let overrides: Vec<(String, String)> = overrides
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    Arc::new(ChessRules::from_toml(&text, "grant-acedrex.toml", &overrides).unwrap())
+}
+
+#[test]
+fn grant_acedrex_start_moves_counted_by_hand() {
+    // White's moves at the start (rank 1 R L U G C A K C G U L R, pawns on rank 4):
+    // pawns one step each (12); rooks a2 a3 / l2 l3 (4); lions only e2 / h2 (2: the other
+    // leaps land on own pieces or off the board); unicorns from c1 d3 b3 e2 a2 and on from
+    // e2 to f3 (5), from j1 k3 i3 l2 h2 and on from h2 to g3 (5); giraffes a3 g3 / f3 l3
+    // (4); crocodiles d2 c3 f2 g3 / g2 f3 i2 j3 (8); the aanca e2 g2, on from e2 to d2..a2
+    // and e3, from g2 to h2..l2 and g3 (2 + 5 + 6 = 13); the king f2 g2 h2 and its first
+    // leaps e3 g3 i3 (6). 12 + 4 + 2 + 10 + 4 + 8 + 13 + 6 = 59.
+    let r = grant(&[]);
+    assert_eq!(perft(&r, &r.start_position(), 1), 59);
+    // Murray's unicorn: a bishop (c1: b2 a3 d2 e3) and a first knight's leap (d3 b3 e2 a2),
+    // 8 per unicorn instead of 5; the lion leaping three straight only has nothing (e1
+    // holds a crocodile, b4 a pawn) instead of 1: 59 - 10 + 16 - 2 = 63.
+    let murray = grant(&[("unicorn", "murray"), ("lion", "three-straight")]);
+    assert_eq!(perft(&murray, &murray.start_position(), 1), 63);
+    let names: Vec<String> = murray
+        .options()
+        .iter()
+        .map(|o| o.name.to_string())
+        .collect();
+    assert!(names.contains(&"lion".to_string()) && names.contains(&"king_leap".to_string()));
+    let lion = murray
+        .options()
+        .into_iter()
+        .find(|o| o.name == "lion")
+        .unwrap();
+    assert_eq!(
+        (lion.value.as_str(), lion.source.as_str()),
+        ("three-straight", "--option")
+    );
+}
+
+#[test]
+fn grant_acedrex_pawns_become_the_piece_of_the_square_they_reach() {
+    let r = grant(&[]);
+    // White pawns on b11 and g11, the kings on a1 and l10. At the start b12 held a lion and
+    // g12 the king: the pawn becomes a lion on b12 and an aanca on g12.
+    let fen = "12/1P4P5/11k/12/12/12/12/12/12/12/12/K11 w - - 0 1";
+    let mut g = ChessGame::from_position(&r, fen).unwrap();
+    let b = r.board();
+    let (b11, b12) = (
+        b.parse_square("b11").unwrap(),
+        b.parse_square("b12").unwrap(),
+    );
+    let mv = libro_core::Game::parse_move(&g, "b11b12").unwrap();
+    assert_eq!((mv.from(), mv.to()), (b11, b12));
+    let fx = g.play_move(mv);
+    assert_eq!(
+        fx.promoted.map(|t| r.pieces()[t as usize].name.as_str()),
+        Some("lion")
+    );
+    let mut g = ChessGame::from_position(&r, fen).unwrap();
+    let mv = libro_core::Game::parse_move(&g, "g11g12").unwrap();
+    let fx = g.play_move(mv);
+    assert_eq!(
+        fx.promoted.map(|t| r.pieces()[t as usize].name.as_str()),
+        Some("aanca")
+    );
+}
