@@ -223,7 +223,7 @@ impl<B: Width> Pos<B> {
             for vt in 0..r.pieces.len() {
                 if self.type_bb[vt].contains(t) {
                     self.type_bb[vt] = self.type_bb[vt].without(t);
-                    self.hash ^= z.piece[v as usize][vt][t.index()];
+                    self.hash ^= z.piece::<B>(v as usize, vt, t.index());
                     count += 1;
                 }
             }
@@ -252,7 +252,7 @@ impl<B: Width> Pos<B> {
         } else if let (Some(q), Some(x)) = (self.seat_at(r, s), self.bottom_type(r, s)) {
             let (qi, xi) = (q as usize, x as usize);
             self.type_bb[xi] = self.type_bb[xi].without(s).with(t);
-            self.hash ^= z.piece[qi][xi][s.index()] ^ z.piece[qi][xi][t.index()];
+            self.hash ^= z.piece::<B>(qi, xi, s.index()) ^ z.piece::<B>(qi, xi, t.index());
             if self.stacked.contains(s) {
                 self.stacked = self.stacked.without(s);
             } else {

@@ -447,7 +447,7 @@ impl<B: Width> Pos<B> {
         for s in 0..r.num_seats() {
             for t in 0..r.pieces.len() {
                 for sq in self.seat_bb[s] & self.type_bb[t] {
-                    h ^= z.piece[s][t][sq.index()];
+                    h ^= z.piece::<B>(s, t, sq.index());
                 }
             }
         }
@@ -1169,7 +1169,7 @@ impl<B: Width> Pos<B> {
         let mine = self.seat_bb[s as usize];
         for t in 0..r.pieces.len() {
             for sq in self.type_bb[t] & mine {
-                self.hash ^= r.zobrist.piece[s as usize][t][sq.index()];
+                self.hash ^= r.zobrist.piece::<B>(s as usize, t, sq.index());
             }
             self.type_bb[t] &= !mine;
         }
@@ -1250,7 +1250,7 @@ impl<B: Width> Pos<B> {
             for vt in 0..r.pieces.len() {
                 if self.type_bb[vt].contains(to) {
                     self.type_bb[vt] ^= tbit;
-                    self.hash ^= z.piece[v][vt][to.index()];
+                    self.hash ^= z.piece::<B>(v, vt, to.index());
                     count += 1;
                 }
             }
@@ -1268,7 +1268,7 @@ impl<B: Width> Pos<B> {
             fx.captured = Some((v as u8, count));
         }
         self.type_bb[t] ^= fb | tbit;
-        self.hash ^= z.piece[seat][t][from.index()] ^ z.piece[seat][t][to.index()];
+        self.hash ^= z.piece::<B>(seat, t, from.index()) ^ z.piece::<B>(seat, t, to.index());
         let vacated = !self.stacked.contains(from);
         if vacated {
             self.seat_bb[seat] ^= fb;
@@ -1295,7 +1295,8 @@ impl<B: Width> Pos<B> {
             {
                 self.type_bb[t] ^= tbit;
                 self.type_bb[p as usize] ^= tbit;
-                self.hash ^= z.piece[seat][t][to.index()] ^ z.piece[seat][p as usize][to.index()];
+                self.hash ^=
+                    z.piece::<B>(seat, t, to.index()) ^ z.piece::<B>(seat, p as usize, to.index());
                 if r.options.promoted_fers_leaps && r.extra_types >> p & 1 != 0 {
                     self.unmoved |= tbit;
                 }

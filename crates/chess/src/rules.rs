@@ -273,7 +273,9 @@ pub(crate) const MAX_SQUARES: usize = 256;
 
 /// Random keys for incremental position hashing.
 pub(crate) struct Zobrist {
-    pub piece: [[[u64; MAX_SQUARES]; MAX_TYPES]; MAX_SEATS],
+    /// Index `(seat * MAX_TYPES + type) * B::SQUARES + square`: the 8x8 keys packed in the
+    /// first 16 KB.
+    piece: Box<[u64; MAX_SEATS * MAX_TYPES * MAX_SQUARES]>,
     pub unmoved: [u64; MAX_SQUARES],
     pub captured: u64,
     pub to_move: [u64; MAX_SEATS],
@@ -1540,6 +1542,17 @@ fn build_tables<B: Bits>(board: Board, atoms: &[BetzaMove], forward: (i32, i32))
 }
 
 impl Zobrist {
+    /// The key of a piece of `seat` and type `t` on square `sq` (any index types).
+    #[inline(always)]
+    pub(crate) fn piece<B: Bits>(
+        &self,
+        seat: impl Into<usize>,
+        t: impl Into<usize>,
+        sq: usize,
+    ) -> u64 {
+        self.piece[(seat.into() * MAX_TYPES + t.into()) * B::SQUARES + sq]
+    }
+
     fn new() -> Zobrist {
         let mut state = 0x5DEE_CE66_D1B5_4A32u64;
         let mut next = move || {
@@ -1552,11 +1565,9 @@ impl Zobrist {
         };
         // The keys of the first 64 squares come first, in the order they had when boards
         // were 8x8 only: 8x8 positions keep their hashes (and rulesets their digests).
-        let mut piece = [[[0u64; MAX_SQUARES]; MAX_TYPES]; MAX_SEATS];
-        piece
-            .iter_mut()
-            .flatten()
-            .for_each(|keys| keys[..64].iter_mut().for_each(|k| *k = next()));
+        let mut piece = Box::new([0u64; MAX_SEATS * MAX_TYPES * MAX_SQUARES]);
+        let narrow = MAX_SEATS * MAX_TYPES * 64;
+        piece[..narrow].iter_mut().for_each(|k| *k = next());
         let mut unmoved = [0u64; MAX_SQUARES];
         unmoved[..64].iter_mut().for_each(|k| *k = next());
         let captured = next();
@@ -1572,10 +1583,9 @@ impl Zobrist {
         phantom
             .iter_mut()
             .for_each(|keys| keys[..64].iter_mut().for_each(|k| *k = next()));
-        for keys in piece
-            .iter_mut()
-            .flatten()
-            .chain([&mut unmoved, &mut ghost])
+        piece[narrow..].iter_mut().for_each(|k| *k = next());
+        for keys in [&mut unmoved, &mut ghost]
+            .into_iter()
             .chain(phantom.iter_mut())
         {
             keys[64..].iter_mut().for_each(|k| *k = next());
