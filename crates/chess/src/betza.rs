@@ -1,10 +1,16 @@
 //! Betza's funny notation: the subset the Libro's chess games need.
 //!
-//! Atoms W F D A N K (leapers) and R B Q (riders; a doubled leaper letter such as `WW` also
-//! rides). Modifiers before an atom: `m` move only, `c` capture only, direction letters
-//! `f b l r v s h` (and two-letter combinations such as `fl`, `ff`, `fs`), `i` only on the
-//! piece's first move, `n` lame (the square passed over must be empty) and `j` jumping (what
-//! leapers do anyway). Directions are from the mover's side: `f` is the way its pawns advance.
+//! Atoms W F D A N K H C Z G (leapers: H = (3,0), C = (3,1), Z = (3,2), G = (3,3)) and R B Q
+//! (riders; a doubled leaper letter such as `WW` also rides). A number after an atom limits
+//! its range (`R4`, `B2`, `W3` = `R3`). Modifiers before an atom: `m` move only, `c` capture
+//! only, direction letters `f b l r v s h` (and two-letter combinations such as `fl`, `ff`,
+//! `fs`), `i` only on the piece's first move, `n` lame (the square passed over must be
+//! empty), `j` jumping (what leapers do anyway), and for riders `p` (hop over exactly one
+//! piece, then land on any square beyond it as a rider: the cannon) or `g` (land just behind
+//! the one piece hopped: the grasshopper). `t[XY]`: the leap or step X, then optionally on
+//! as the rider Y in the directions leading away from the start (Grant Acedrex's aanca
+//! `t[FR]`, its unicorn `t[NB]`); the square X lands on must be empty to go on. Directions
+//! are from the mover's side: `f` is the way its pawns advance.
 
 use std::fmt;
 
@@ -23,6 +29,51 @@ pub struct BetzaMove {
     pub initial: bool,
     /// Blocked if the square passed over is occupied.
     pub lame: bool,
+    /// The most steps a rider takes (0: as far as the board lets it).
+    pub range: u8,
+    /// Whether (and how) the rider hops over one piece.
+    pub hop: Hop,
+    /// A bent move: after the leap `(dx, dy)`, on as a rider in this unit direction.
+    pub then: Option<(i8, i8)>,
+}
+
+/// How a rider hops: not at all, over one piece to any square beyond (Betza `p`), or over
+/// one piece to the square just behind it (Betza `g`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Hop {
+    #[default]
+    None,
+    Cannon,
+    Grasshopper,
+}
+
+impl BetzaMove {
+    /// Whether the move needs the square-by-square walk (hoppers, limited ranges, bent
+    /// moves) rather than the leaper tables or the sliding attacks.
+    pub fn is_path(&self) -> bool {
+        self.then.is_some() || (self.rider && (self.range != 0 || self.hop != Hop::None))
+    }
+}
+
+/// The leaps of an atom letter (each up to symmetry, larger coordinate first) and whether
+/// it rides.
+fn atom(c: char) -> Option<(&'static [(i8, i8)], bool)> {
+    Some(match c {
+        'W' => (&[(1, 0)], false),
+        'F' => (&[(1, 1)], false),
+        'D' => (&[(2, 0)], false),
+        'A' => (&[(2, 2)], false),
+        'N' => (&[(2, 1)], false),
+        'H' => (&[(3, 0)], false),
+        'C' => (&[(3, 1)], false),
+        'Z' => (&[(3, 2)], false),
+        'G' => (&[(3, 3)], false),
+        'K' => (&[(1, 0), (1, 1)], false),
+        'R' => (&[(1, 0)], true),
+        'B' => (&[(1, 1)], true),
+        'Q' => (&[(1, 0), (1, 1)], true),
+        _ => return None,
+    })
 }
 
 /// What is wrong with a Betza string, and where.
@@ -49,6 +100,7 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
     let mut out: Vec<BetzaMove> = Vec::new();
     let (mut quiet, mut capture, mut initial, mut lame, mut jumping) =
         (false, false, false, false, false);
+    let mut hop = Hop::None;
     let mut dirs: Vec<[char; 2]> = Vec::new();
     let mut i = 0;
     while i < chars.len() {
@@ -59,6 +111,8 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
             'i' => initial = true,
             'n' => lame = true,
             'j' => jumping = true,
+            'p' => hop = Hop::Cannon,
+            'g' => hop = Hop::Grasshopper,
             c if VERTICAL.contains(c) || HORIZONTAL.contains(c) => {
                 let next = chars.get(i + 1).copied();
                 match next {
@@ -73,23 +127,34 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
                     _ => dirs.push([c, c]),
                 }
             }
-            'W' | 'F' | 'D' | 'A' | 'N' | 'K' | 'R' | 'B' | 'Q' => {
-                let (atoms, mut rider): (&[(i8, i8)], bool) = match c {
-                    'W' => (&[(1, 0)], false),
-                    'F' => (&[(1, 1)], false),
-                    'D' => (&[(2, 0)], false),
-                    'A' => (&[(2, 2)], false),
-                    'N' => (&[(2, 1)], false),
-                    'K' => (&[(1, 0), (1, 1)], false),
-                    'R' => (&[(1, 0)], true),
-                    'B' => (&[(1, 1)], true),
-                    _ => (&[(1, 0), (1, 1)], true),
-                };
-                if let Some(&next) = chars.get(i + 1) {
-                    if next.is_ascii_digit() {
-                        return Err(err(i + 1, "limited-range riders are not supported yet"));
+            c if atom(c).is_some() || c == 't' => {
+                // A bent move `t[XY]`: X's leaps, each then on as Y outwards.
+                let mut then_atom: Option<&[(i8, i8)]> = None;
+                let c = if c == 't' {
+                    let inner: String = chars.iter().skip(i + 1).take(4).collect();
+                    let mut ic = inner.chars();
+                    let (open, x, y, close) = (ic.next(), ic.next(), ic.next(), ic.next());
+                    let (Some('['), Some(x), Some(y), Some(']')) = (open, x, y, close) else {
+                        return Err(err(i, "`t` must be followed by `[XY]`: two atoms"));
+                    };
+                    match (atom(x), atom(y)) {
+                        (Some((_, false)), Some((ys, true))) => then_atom = Some(ys),
+                        _ => {
+                            return Err(err(
+                                i + 2,
+                                "in `t[XY]` X must be a leaper and Y a rider (R, B or Q)",
+                            ))
+                        }
                     }
-                    if next == c && !rider {
+                    i += 4;
+                    x
+                } else {
+                    c
+                };
+                let (atoms, mut rider) = atom(c).expect("an atom letter");
+                let mut range = 0u8;
+                if let Some(&next) = chars.get(i + 1) {
+                    if next == c && !rider && then_atom.is_none() {
                         if c == 'W' || c == 'F' {
                             rider = true;
                             i += 1;
@@ -101,11 +166,32 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
                         }
                     }
                 }
+                let digits: String = chars[i + 1..]
+                    .iter()
+                    .take_while(|d| d.is_ascii_digit())
+                    .collect();
+                if !digits.is_empty() {
+                    if then_atom.is_some() {
+                        return Err(err(i + 1, "a bent move `t[XY]` takes no range"));
+                    }
+                    range = match digits.parse::<u8>() {
+                        Ok(n) if (1..=15).contains(&n) => n,
+                        _ => return Err(err(i + 1, "a range must be 1 to 15")),
+                    };
+                    rider = true;
+                    i += digits.len();
+                }
                 if rider && (lame || jumping) {
                     return Err(err(i, "`n` and `j` apply to leapers only"));
                 }
                 if rider && initial {
                     return Err(err(i, "initial-move riders are not supported yet"));
+                }
+                if hop != Hop::None && !rider {
+                    return Err(err(i, "`p` and `g` apply to riders only"));
+                }
+                if then_atom.is_some() && (initial || lame || hop != Hop::None) {
+                    return Err(err(i, "a bent move `t[XY]` takes no `i`, `n`, `p` or `g`"));
                 }
                 if lame && c != 'D' && c != 'A' {
                     return Err(err(i, "lame (`n`) moves are supported for D and A only"));
@@ -124,9 +210,19 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
                         "initial (`i`) and lame (`n`) moves must be move-only (`m`) for now",
                     ));
                 }
+                let mut push = |mv: BetzaMove| match out.iter_mut().find(|m| {
+                    (m.dx, m.dy, m.rider, m.initial, m.lame, m.range, m.hop, m.then)
+                        == (mv.dx, mv.dy, mv.rider, mv.initial, mv.lame, mv.range, mv.hop, mv.then)
+                }) {
+                    Some(m) => {
+                        m.quiet |= mv.quiet;
+                        m.capture |= mv.capture;
+                    }
+                    None => out.push(mv),
+                };
                 for &(a, b) in atoms {
                     for (dy, dx) in images(a, b, &dirs).map_err(|w| err(i, w))? {
-                        let mv = BetzaMove {
+                        let base = BetzaMove {
                             dx,
                             dy,
                             rider,
@@ -134,16 +230,20 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
                             capture: cap,
                             initial,
                             lame,
+                            range,
+                            hop,
+                            then: None,
                         };
-                        match out.iter_mut().find(|m| {
-                            (m.dx, m.dy, m.rider, m.initial, m.lame)
-                                == (dx, dy, rider, initial, lame)
-                        }) {
-                            Some(m) => {
-                                m.quiet |= q;
-                                m.capture |= cap;
+                        push(base);
+                        for &(ya, yb) in then_atom.unwrap_or(&[]) {
+                            for (ey, ex) in images(ya, yb, &[]).map_err(|w| err(i, w))? {
+                                if ex * dx >= 0 && ey * dy >= 0 {
+                                    push(BetzaMove {
+                                        then: Some((ex, ey)),
+                                        ..base
+                                    });
+                                }
                             }
-                            None => out.push(mv),
                         }
                     }
                 }
@@ -152,23 +252,31 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
                 initial = false;
                 lame = false;
                 jumping = false;
+                hop = Hop::None;
                 dirs.clear();
             }
             ' ' => {
-                if quiet || capture || initial || lame || jumping || !dirs.is_empty() {
+                if quiet
+                    || capture
+                    || initial
+                    || lame
+                    || jumping
+                    || hop != Hop::None
+                    || !dirs.is_empty()
+                {
                     return Err(err(i, "modifiers must be followed by an atom"));
                 }
             }
             _ => {
                 return Err(err(
                     i,
-                    "unknown letter (atoms: W F D A N K R B Q; modifiers: m c f b l r s v h i n j)",
+                    "unknown letter (atoms: W F D A N K H C Z G R B Q; modifiers: m c f b l r s v h i n j p g t)",
                 ))
             }
         }
         i += 1;
     }
-    if quiet || capture || initial || lame || jumping || !dirs.is_empty() {
+    if quiet || capture || initial || lame || jumping || hop != Hop::None || !dirs.is_empty() {
         return Err(err(
             chars.len().saturating_sub(1),
             "modifiers at the end must be followed by an atom",
@@ -223,7 +331,11 @@ impl fmt::Display for BetzaMove {
             "({:+},{:+}){}{}",
             self.dx,
             self.dy,
-            if self.rider { " ride" } else { "" },
+            match (self.rider, self.range) {
+                (false, _) => String::new(),
+                (true, 0) => " ride".to_string(),
+                (true, n) => format!(" ride {n}"),
+            },
             match (self.quiet, self.capture) {
                 (true, false) => " move-only",
                 (false, true) => " capture-only",
@@ -305,12 +417,61 @@ mod tests {
         let e = parse("fmWfcX").unwrap_err();
         assert_eq!(e.position, 6);
         assert!(e.what.contains("unknown letter"));
-        assert!(parse("R4").unwrap_err().what.contains("limited-range"));
+        assert!(parse("R0").unwrap_err().what.contains("1 to 15"));
+        assert!(parse("pN").unwrap_err().what.contains("riders only"));
+        assert!(parse("t[RB]").is_err());
         assert!(parse("fm")
             .unwrap_err()
             .what
             .contains("followed by an atom"));
         assert!(parse("NN").is_err());
         assert!(parse("icD").is_err());
+    }
+
+    #[test]
+    fn limited_ranges_hoppers_and_bent_moves() {
+        let r4 = parse("R4").unwrap();
+        assert_eq!(r4.len(), 4);
+        assert!(r4.iter().all(|m| m.rider && m.range == 4 && m.is_path()));
+        assert_eq!(parse("W3").unwrap(), parse("R3").unwrap());
+        let cannon = parse("mRcpR").unwrap();
+        assert_eq!(cannon.len(), 8);
+        assert_eq!(cannon.iter().filter(|m| m.hop == Hop::Cannon).count(), 4);
+        assert!(cannon
+            .iter()
+            .all(|m| (m.hop == Hop::Cannon) == (m.capture && !m.quiet)));
+        assert!(parse("gQ")
+            .unwrap()
+            .iter()
+            .all(|m| m.hop == Hop::Grasshopper));
+        // The aanca: four diagonal steps, each on in the two orthogonal directions away.
+        let aanca = parse("t[FR]").unwrap();
+        assert_eq!(aanca.iter().filter(|m| m.then.is_none()).count(), 4);
+        let bent: Vec<_> = aanca
+            .iter()
+            .filter_map(|m| m.then.map(|t| (m.dx, m.dy, t)))
+            .collect();
+        assert_eq!(bent.len(), 8);
+        assert!(bent.contains(&(1, 1, (1, 0))) && bent.contains(&(1, 1, (0, 1))));
+        assert!(!bent.contains(&(1, 1, (-1, 0))));
+        // The unicorn: eight knight leaps, each on along the one diagonal leading away.
+        let unicorn = parse("t[NB]").unwrap();
+        assert_eq!(unicorn.len(), 16);
+        assert!(unicorn.contains(&BetzaMove {
+            dx: 1,
+            dy: 2,
+            rider: false,
+            quiet: true,
+            capture: true,
+            initial: false,
+            lame: false,
+            range: 0,
+            hop: Hop::None,
+            then: Some((1, 1)),
+        }));
+        assert_eq!(parse("HC").unwrap().len(), 12);
+        assert_eq!(parse("Z").unwrap().len(), 8);
+        // Plain moves keep their old reading.
+        assert!(parse("fmWfcF").unwrap().iter().all(|m| !m.is_path()));
     }
 }

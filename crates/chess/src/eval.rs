@@ -8,10 +8,10 @@
 //! ([`Tables`]); evaluating a position reads bitboards and those tables, never allocating.
 
 use crate::game::ChessGame;
-use crate::geometry::{bishop_attacks, rook_attacks, Bitboard, Square};
+use crate::geometry::{Bitboard, Bits, Board, Square, W256};
 use crate::options::{BareKing, DoubleStep, ForcedCapture, Promotion, Stacking};
-use crate::position::{Move, MoveList, Position, Sink};
-use crate::rules::{ChessRules, MAX_SEATS, MAX_TYPES};
+use crate::position::{with_pos, Move, MoveList, Pos, Sink};
+use crate::rules::{ChessRules, Width, MAX_SEATS, MAX_TYPES};
 use libro_core::{Game, Heuristic, Seat};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -86,12 +86,13 @@ struct Tables {
     value: [i32; MAX_TYPES],
     mob: [i32; MAX_TYPES],
     /// Positional bonus `[seat][type][square]`, middlegame and endgame.
-    pst_mg: Box<[[[i16; 64]; MAX_TYPES]; MAX_SEATS]>,
-    pst_eg: Box<[[[i16; 64]; MAX_TYPES]; MAX_SEATS]>,
+    pst_mg: Box<[[[i16; 256]; MAX_TYPES]; MAX_SEATS]>,
+    pst_eg: Box<[[[i16; 256]; MAX_TYPES]; MAX_SEATS]>,
     /// `[seat][type][square]`: squares ahead of a pawn on its own and the neighbouring lines
     /// (no enemy pawn there: passed), and the steps it still has to go.
-    passed_mask: Box<[[[u64; 64]; MAX_TYPES]; MAX_SEATS]>,
-    to_go: Box<[[[u8; 64]; MAX_TYPES]; MAX_SEATS]>,
+    /// (Index `(seat * MAX_TYPES + type) * 256 + square`.)
+    passed_mask: Vec<W256>,
+    to_go: Box<[[[u8; 256]; MAX_TYPES]; MAX_SEATS]>,
     pawns: u8,
     /// Non-pawn, non-king material of all seats at the start: the phase's scale.
     start_material: i32,
@@ -113,26 +114,34 @@ fn tables(rules: &Arc<ChessRules>) -> Rc<Tables> {
                 return t.clone();
             }
         }
-        let t = Rc::new(Tables::build(rules));
+        let t = Rc::new(if rules.is_wide() {
+            Tables::build::<W256>(rules)
+        } else {
+            Tables::build::<u64>(rules)
+        });
         *slot = Some(t.clone());
         t
     })
 }
 
-fn chebyshev(a: Square, b: Square) -> i32 {
-    (a.file() - b.file()).abs().max((a.rank() - b.rank()).abs())
+fn chebyshev(b: Board, x: Square, y: Square) -> i32 {
+    (b.file(x) - b.file(y))
+        .abs()
+        .max((b.rank(x) - b.rank(y)).abs())
 }
 
-/// Distance from the centre: 0 on d4/e4/d5/e5, 3 in a corner (Chebyshev rings).
-fn centre_distance(sq: Square) -> i32 {
-    let f = (2 * sq.file() - 7).abs() / 2;
-    let r = (2 * sq.rank() - 7).abs() / 2;
+/// Distance from the centre: 0 on the middle squares (d4/e4/d5/e5 on 8x8), growing by one
+/// per Chebyshev ring.
+fn centre_distance(b: Board, sq: Square) -> i32 {
+    let f = (2 * b.file(sq) - (i32::from(b.files) - 1)).abs() / 2;
+    let r = (2 * b.rank(sq) - (i32::from(b.ranks) - 1)).abs() / 2;
     f.max(r)
 }
 
 impl Tables {
-    fn build(rules: &Arc<ChessRules>) -> Tables {
+    fn build<B: Width>(rules: &Arc<ChessRules>) -> Tables {
         let r: &ChessRules = rules;
+        let board = r.board;
         let n = r.num_seats();
         let mut kind = [Kind::Other; MAX_TYPES];
         let mut value = [0; MAX_TYPES];
@@ -165,11 +174,19 @@ impl Tables {
                 // An unknown piece: by how many squares it reaches from the centre (d4) of
                 // an empty board, a knight's eight being worth a knight.
                 Kind::Other => {
-                    let tb = r.table(0, t as u8);
-                    let d4 = Square(27);
-                    let mut reach = (tb.quiet[27] | tb.capture[27]).count() as i32;
+                    let tb = r.table::<B>(0, t as u8);
+                    let centre = board
+                        .square(
+                            i32::from(board.files - 1) / 2,
+                            i32::from(board.ranks - 1) / 2,
+                        )
+                        .expect("on the board");
+                    let mut reach = (tb.quiet[centre.index()] | tb.capture[centre.index()]).count()
+                        as i32
+                        + tb.path_targets(centre, Bitboard::EMPTY, Bitboard::FULL, Bitboard::EMPTY)
+                            .count() as i32;
                     if tb.quiet_dirs | tb.capture_dirs != 0 {
-                        reach += rook_attacks(d4, Bitboard::EMPTY).count() as i32 / 2;
+                        reach += B::rook(r, centre, Bitboard::EMPTY).count() as i32 / 2;
                     }
                     (reach * KNIGHT / 8).clamp(PAWN, 2 * ROOK)
                 }
@@ -177,39 +194,41 @@ impl Tables {
             mob[t] = mobility_weight(kind[t]);
         }
 
-        let mut pst_mg = Box::new([[[0i16; 64]; MAX_TYPES]; MAX_SEATS]);
-        let mut pst_eg = Box::new([[[0i16; 64]; MAX_TYPES]; MAX_SEATS]);
-        let mut passed_mask = Box::new([[[0u64; 64]; MAX_TYPES]; MAX_SEATS]);
-        let mut to_go = Box::new([[[0u8; 64]; MAX_TYPES]; MAX_SEATS]);
+        let mut pst_mg = Box::new([[[0i16; 256]; MAX_TYPES]; MAX_SEATS]);
+        let mut pst_eg = Box::new([[[0i16; 256]; MAX_TYPES]; MAX_SEATS]);
+        let mut passed_mask = vec![W256::ZERO; MAX_SEATS * MAX_TYPES * 256];
+        let mut to_go = Box::new([[[0u8; 256]; MAX_TYPES]; MAX_SEATS]);
+        let start = B::of(&r.start);
         for s in 0..n {
             let seat = &r.seats[s];
             // The seat's home edge: where its king stands at the start.
-            let home_king = r.start.king_square(r, s as u8);
+            let home_king = start.king_square(r, s as u8);
             for t in 0..r.pieces.len() {
-                let tb = r.table(s as u8, t as u8);
+                let tb = r.table::<B>(s as u8, t as u8);
                 let p = &r.pieces[t];
                 let forward = if p.across {
                     seat.across.unwrap_or(seat.forward)
                 } else {
                     seat.forward
                 };
-                for sq in 0..64u8 {
-                    let square = Square(sq);
-                    let i = sq as usize;
-                    let centre = 3 - centre_distance(square); // 0 at the edge .. 3 in the centre
+                for i in 0..board.squares() {
+                    let square = Square(i as u8);
+                    // 0 at the edge .. 3 in the centre (of 8x8; more on larger boards)
+                    let centre = (3 - centre_distance(board, square)).max(0);
                     let (mg, eg): (i32, i32) = match kind[t] {
                         Kind::Pawn => {
-                            let steps = steps_to_edge(square, forward);
+                            let steps = steps_to_edge(board, square, forward);
                             to_go[s][t][i] = steps.min(7) as u8;
                             let adv = i32::from(PAWN_ADVANCE[steps.min(7) as usize]);
                             let central = if centre >= 2 { 8 } else { 0 };
-                            passed_mask[s][t][i] = ahead_mask(square, forward);
+                            passed_mask[(s * MAX_TYPES + t) * 256 + i] =
+                                ahead_mask(board, square, forward);
                             (adv / 2 + central, adv)
                         }
                         Kind::King => {
                             // In the middlegame the king stays near its home corner or edge;
                             // in the endgame it comes to the centre.
-                            let away = home_king.map_or(0, |h| chebyshev(square, h));
+                            let away = home_king.map_or(0, |h| chebyshev(board, square, h));
                             (-8 * away.min(4), 10 * centre)
                         }
                         Kind::Rook => (2 * centre, 2 * centre),
@@ -224,7 +243,6 @@ impl Tables {
                 }
             }
         }
-        let start = &r.start;
         let mut start_material = 0;
         let mut start_pieces = 0;
         for s in 0..n as u8 {
@@ -253,23 +271,23 @@ impl Tables {
 }
 
 /// Steps from `sq` to the board's edge going `forward`.
-fn steps_to_edge(sq: Square, forward: (i32, i32)) -> i32 {
+fn steps_to_edge(b: Board, sq: Square, forward: (i32, i32)) -> i32 {
     match forward {
-        (0, 1) => 7 - sq.rank(),
-        (0, -1) => sq.rank(),
-        (1, 0) => 7 - sq.file(),
-        _ => sq.file(),
+        (0, 1) => i32::from(b.ranks) - 1 - b.rank(sq),
+        (0, -1) => b.rank(sq),
+        (1, 0) => i32::from(b.files) - 1 - b.file(sq),
+        _ => b.file(sq),
     }
 }
 
 /// The squares ahead of `sq` going `forward`, on its own line and the two beside it.
-fn ahead_mask(sq: Square, forward: (i32, i32)) -> u64 {
-    let mut m = 0u64;
+fn ahead_mask(b: Board, sq: Square, forward: (i32, i32)) -> W256 {
+    let mut m = W256::ZERO;
     let side = (forward.1.abs(), forward.0.abs());
-    for k in 1..8 {
+    for k in 1..i32::from(b.files.max(b.ranks)) {
         for w in -1..=1 {
-            if let Some(s) = sq.offset(forward.0 * k + side.0 * w, forward.1 * k + side.1 * w) {
-                m |= 1 << s.0;
+            if let Some(s) = b.offset(sq, forward.0 * k + side.0 * w, forward.1 * k + side.1 * w) {
+                m |= W256::bit(s.0);
             }
         }
     }
@@ -277,7 +295,7 @@ fn ahead_mask(sq: Square, forward: (i32, i32)) -> u64 {
 }
 
 /// The pieces of the seats in `seats` (a bit set).
-fn seats_bb(pos: &Position, seats: u8) -> Bitboard {
+fn seats_bb<B: Width>(pos: &Pos<B>, seats: u8) -> Bitboard<B> {
     let mut b = Bitboard::EMPTY;
     let mut m = seats;
     while m != 0 {
@@ -290,25 +308,25 @@ fn seats_bb(pos: &Position, seats: u8) -> Bitboard {
 /// The squares a piece of type `t` of seat `s` on `sq` may move to or capture on (pseudo-
 /// legal), given who it may capture.
 #[inline]
-fn reach(
+fn reach<B: Width>(
     r: &ChessRules,
-    pos: &Position,
+    pos: &Pos<B>,
     s: u8,
     t: u8,
     sq: Square,
-    empty: Bitboard,
-    capt: Bitboard,
-) -> Bitboard {
-    let tb = r.table(s, t);
+    empty: Bitboard<B>,
+    capt: Bitboard<B>,
+) -> Bitboard<B> {
+    let tb = r.table::<B>(s, t);
     let mut m = (tb.quiet[sq.index()] & empty) | (tb.capture[sq.index()] & capt);
     let dirs = tb.quiet_dirs | tb.capture_dirs;
     if dirs != 0 {
         let mut slide = Bitboard::EMPTY;
         if dirs & 0x55 != 0 {
-            slide |= rook_attacks(sq, pos.occ);
+            slide |= B::rook(r, sq, pos.occ);
         }
         if dirs & 0xAA != 0 {
-            slide |= bishop_attacks(sq, pos.occ);
+            slide |= B::bishop(r, sq, pos.occ);
         }
         m |= slide & (empty | capt);
     }
@@ -316,20 +334,20 @@ fn reach(
 }
 
 /// The squares seat `s`'s pieces (king included) attack, for captures: what it could take.
-fn attacks_of(r: &ChessRules, pos: &Position, s: u8) -> Bitboard {
+fn attacks_of<B: Width>(r: &ChessRules, pos: &Pos<B>, s: u8) -> Bitboard<B> {
     let mut acc = Bitboard::EMPTY;
     let own = pos.seat_bb[s as usize];
     for t in 0..r.pieces.len() as u8 {
-        let tb = r.table(s, t);
+        let tb = r.table::<B>(s, t);
         let bb = pos.type_bb[t as usize] & own;
         for sq in bb {
             acc |= tb.capture[sq.index()];
             if tb.capture_dirs != 0 {
                 if tb.capture_dirs & 0x55 != 0 {
-                    acc |= rook_attacks(sq, pos.occ);
+                    acc |= B::rook(r, sq, pos.occ);
                 }
                 if tb.capture_dirs & 0xAA != 0 {
-                    acc |= bishop_attacks(sq, pos.occ);
+                    acc |= B::bishop(r, sq, pos.occ);
                 }
             }
         }
@@ -348,7 +366,13 @@ struct SeatSums {
 }
 
 /// Material, piece-square terms and mobility of seat `s`.
-fn seat_sums(t: &Tables, r: &ChessRules, pos: &Position, s: u8, enemy_pawns: Bitboard) -> SeatSums {
+fn seat_sums<B: Width>(
+    t: &Tables,
+    r: &ChessRules,
+    pos: &Pos<B>,
+    s: u8,
+    enemy_pawns: Bitboard<B>,
+) -> SeatSums {
     let mut out = SeatSums::default();
     let own = pos.seat_bb[s as usize];
     if own.is_empty() {
@@ -379,14 +403,15 @@ fn seat_sums(t: &Tables, r: &ChessRules, pos: &Position, s: u8, enemy_pawns: Bit
             match kind {
                 Kind::King => {}
                 Kind::Pawn => {
-                    if t.passed_mask[s as usize][ty][sq.index()] & enemy_pawns.0 == 0 {
+                    let ahead = t.passed_mask[(s as usize * MAX_TYPES + ty) * 256 + sq.index()];
+                    if (Bitboard(B::from_w256(ahead)) & enemy_pawns).is_empty() {
                         out.eg += i32::from(PASSED[t.to_go[s as usize][ty][sq.index()] as usize]);
                         out.mg +=
                             i32::from(PASSED[t.to_go[s as usize][ty][sq.index()] as usize]) / 3;
                     }
                     // The double step is a tempo while it lasts.
                     if pawn_double && r.extra_types >> ty & 1 != 0 {
-                        let tb = r.table(s, ty as u8);
+                        let tb = r.table::<B>(s, ty as u8);
                         if tb.start.contains(sq) && extras_open(r, pos, s, ty as u8, sq, empty) > 0
                         {
                             out.mobility += 3;
@@ -410,7 +435,7 @@ fn seat_sums(t: &Tables, r: &ChessRules, pos: &Position, s: u8, enemy_pawns: Bit
 
 /// Victims a piece of type `ty` may not take (the fil may not take a fil).
 #[inline]
-fn forbidden(r: &ChessRules, pos: &Position, ty: usize) -> Bitboard {
+fn forbidden<B: Width>(r: &ChessRules, pos: &Pos<B>, ty: usize) -> Bitboard<B> {
     let cannot = r.pieces[ty].cannot_capture;
     if cannot == 0 {
         return Bitboard::EMPTY;
@@ -425,8 +450,15 @@ fn forbidden(r: &ChessRules, pos: &Position, ty: usize) -> Bitboard {
 }
 
 /// How many of the first-move leaps (or double steps) of a piece are open now.
-fn extras_open(r: &ChessRules, pos: &Position, s: u8, ty: u8, sq: Square, empty: Bitboard) -> i32 {
-    let tb = r.table(s, ty);
+fn extras_open<B: Width>(
+    r: &ChessRules,
+    pos: &Pos<B>,
+    s: u8,
+    ty: u8,
+    sq: Square,
+    empty: Bitboard<B>,
+) -> i32 {
+    let tb = r.table::<B>(s, ty);
     let (start, len) = tb.extra_index[sq.index()];
     tb.extras[start as usize..start as usize + len as usize]
         .iter()
@@ -440,31 +472,31 @@ fn phase(t: &Tables, nonpawn_total: i32) -> i32 {
 }
 
 /// King safety in the middlegame: own pieces beside the king, and enemy pieces close by.
-fn king_safety(r: &ChessRules, pos: &Position, s: u8, enemies: Bitboard) -> i32 {
+fn king_safety<B: Width>(r: &ChessRules, pos: &Pos<B>, s: u8, enemies: Bitboard<B>) -> i32 {
     let Some(k) = r.royal else { return 0 };
     let Some(ksq) = pos.king_square(r, s) else {
         return 0;
     };
-    let zone = r.table(s, k).quiet[ksq.index()] | r.table(s, k).capture[ksq.index()];
+    let zone = r.table::<B>(s, k).quiet[ksq.index()] | r.table::<B>(s, k).capture[ksq.index()];
     let shield = (zone & pos.seat_bb[s as usize]).count() as i32;
     let mut near = 0;
     for e in enemies & !pos.type_bb[k as usize] {
-        near += (4 - chebyshev(e, ksq)).max(0);
+        near += (4 - chebyshev(r.board, e, ksq)).max(0);
     }
     6 * shield - 5 * near
 }
 
 /// Pushing a lone (or nearly lone) king to the edge with our own king close: how won
 /// endings are won, by mate, stalemate or the bare king alike.
-fn mop_up(r: &ChessRules, pos: &Position, strong: u8, weak: u8) -> i32 {
+fn mop_up<B: Width>(r: &ChessRules, pos: &Pos<B>, strong: u8, weak: u8) -> i32 {
     let (Some(ks), Some(kw)) = (pos.king_square(r, strong), pos.king_square(r, weak)) else {
         return 0;
     };
-    12 * centre_distance(kw) + 4 * (7 - chebyshev(ks, kw))
+    12 * centre_distance(r.board, kw) + 4 * (7 - chebyshev(r.board, ks, kw))
 }
 
 /// The two-seat evaluation from the first seat's side.
-fn eval_two(t: &Tables, r: &ChessRules, pos: &Position) -> i32 {
+fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let pawns = pos.seats_pawns(t);
     let w = seat_sums(t, r, pos, 0, pawns[1]);
     let b = seat_sums(t, r, pos, 1, pawns[0]);
@@ -503,7 +535,7 @@ fn eval_two(t: &Tables, r: &ChessRules, pos: &Position) -> i32 {
 }
 
 /// Every seat's pawns.
-fn pawn_bb(t: &Tables, pos: &Position) -> Bitboard {
+fn pawn_bb<B: Width>(t: &Tables, pos: &Pos<B>) -> Bitboard<B> {
     let mut all = Bitboard::EMPTY;
     let mut m = t.pawns;
     while m != 0 {
@@ -513,9 +545,9 @@ fn pawn_bb(t: &Tables, pos: &Position) -> Bitboard {
     all
 }
 
-impl Position {
+impl<B: Width> Pos<B> {
     /// Each seat's pawns (two seats).
-    fn seats_pawns(&self, t: &Tables) -> [Bitboard; 2] {
+    fn seats_pawns(&self, t: &Tables) -> [Bitboard<B>; 2] {
         let mut all = Bitboard::EMPTY;
         let mut m = t.pawns;
         while m != 0 {
@@ -529,8 +561,13 @@ impl Position {
 /// Every seat's value with more than two seats: its material and position against the
 /// others (its target and the seat that can capture it weigh most), what it stands to lose
 /// to the seat that can capture it, and the stakes it has paid.
-fn eval_many(t: &Tables, r: &ChessRules, game: &ChessGame, out: &mut [i32]) {
-    let pos = game.position();
+fn eval_many<B: Width>(
+    t: &Tables,
+    r: &ChessRules,
+    game: &ChessGame,
+    pos: &Pos<B>,
+    out: &mut [i32],
+) {
     let n = r.num_seats();
     let all_pawns = pawn_bb(t, pos);
     let mut sums = [SeatSums::default(); MAX_SEATS];
@@ -606,7 +643,7 @@ fn eval_many(t: &Tables, r: &ChessRules, game: &ChessGame, out: &mut [i32]) {
             let king = r.royal.map_or(Bitboard::EMPTY, |k| pos.type_bb[k as usize]);
             let pawns = pawn_bb(t, pos);
             for p in pos.seat_bb[si] & !king & !pawns {
-                v += TROPISM * (4 - chebyshev(p, tk)).max(0);
+                v += TROPISM * (4 - chebyshev(r.board, p, tk)).max(0);
             }
         }
         v += CONTEMPT;
@@ -643,7 +680,7 @@ fn eval_many(t: &Tables, r: &ChessRules, game: &ChessGame, out: &mut [i32]) {
 }
 
 /// The most valuable piece standing on `victims` (a king counts as a rook: a check).
-fn best_victim(t: &Tables, r: &ChessRules, pos: &Position, victims: Bitboard) -> i32 {
+fn best_victim<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>, victims: Bitboard<B>) -> i32 {
     let mut best = 0;
     for ty in 0..r.pieces.len() {
         if (pos.type_bb[ty] & victims).any() {
@@ -659,16 +696,16 @@ fn best_victim(t: &Tables, r: &ChessRules, pos: &Position, victims: Bitboard) ->
 }
 
 /// Collects the captures and promotions among the generated legal moves.
-struct TacticalSink<'a> {
+struct TacticalSink<'a, B: Bits> {
     out: &'a mut MoveList,
-    enemy: Bitboard,
+    enemy: Bitboard<B>,
     /// Per type: the squares where a quiet move promotes (empty for non-pawns).
-    promo: [Bitboard; MAX_TYPES],
+    promo: [Bitboard<B>; MAX_TYPES],
 }
 
-impl Sink for TacticalSink<'_> {
+impl<B: Bits> Sink<B> for TacticalSink<'_, B> {
     #[inline(always)]
-    fn add(&mut self, from: Square, piece: u8, targets: Bitboard) {
+    fn add(&mut self, from: Square, piece: u8, targets: Bitboard<B>) {
         for to in targets & (self.enemy | self.promo[piece as usize]) {
             self.out.push(Move::new(from, to, piece));
         }
@@ -681,14 +718,14 @@ impl Sink for TacticalSink<'_> {
 }
 
 /// Whether any generated legal move captures.
-struct CaptureExists {
-    enemy: Bitboard,
+struct CaptureExists<B: Bits> {
+    enemy: Bitboard<B>,
     found: bool,
 }
 
-impl Sink for CaptureExists {
+impl<B: Bits> Sink<B> for CaptureExists<B> {
     #[inline(always)]
-    fn add(&mut self, _from: Square, _piece: u8, targets: Bitboard) {
+    fn add(&mut self, _from: Square, _piece: u8, targets: Bitboard<B>) {
         self.found |= (targets & self.enemy).any();
     }
     fn push_move(&mut self, mv: Move) {
@@ -696,71 +733,67 @@ impl Sink for CaptureExists {
     }
 }
 
-impl ChessGame {
-    /// The pieces the seat to move may capture.
-    fn enemy(&self) -> Bitboard {
-        seats_bb(
-            self.position(),
-            self.position()
-                .target_seats(self.rules(), self.position().to_move),
-        )
-    }
+/// The pieces the seat to move may capture.
+fn enemy<B: Width>(r: &ChessRules, pos: &Pos<B>) -> Bitboard<B> {
+    seats_bb(pos, pos.target_seats(r, pos.to_move))
+}
 
-    /// Whether a pawn move onto `to` by `piece` promotes (quiet moves; captures count anyway).
-    fn promotes(&self, piece: u8, to: Square) -> bool {
-        let r = self.rules();
-        let Some(p) = r.pieces[piece as usize].promotes_to else {
-            return false;
-        };
-        let s = self.position().to_move;
-        r.table(s, piece).promo_zone.contains(to)
-            && (r.options.promotion == Promotion::Always
-                || (self.position().type_bb[p as usize] & self.position().seat_bb[s as usize])
-                    .is_empty())
-    }
+/// Whether a pawn move onto `to` by `piece` promotes (quiet moves; captures count anyway).
+fn promotes<B: Width>(r: &ChessRules, pos: &Pos<B>, piece: u8, to: Square) -> bool {
+    let Some(fixed) = r.pieces[piece as usize].promotes_to else {
+        return false;
+    };
+    let p = r.promotion_type(piece, to, fixed);
+    let s = pos.to_move;
+    r.table::<B>(s, piece).promo_zone.contains(to)
+        && (r.options.promotion == Promotion::Always
+            || (pos.type_bb[p as usize] & pos.seat_bb[s as usize]).is_empty())
+}
 
-    /// The squares where each type's quiet move promotes, for the seat to move.
-    fn promo_squares(&self) -> [Bitboard; MAX_TYPES] {
-        let r = self.rules();
-        let s = self.position().to_move;
-        let mut promo = [Bitboard::EMPTY; MAX_TYPES];
-        for (t, p) in r.pieces.iter().enumerate() {
-            if let Some(f) = p.promotes_to {
-                if r.options.promotion == Promotion::Always
-                    || (self.position().type_bb[f as usize] & self.position().seat_bb[s as usize])
-                        .is_empty()
-                {
-                    promo[t] = r.table(s, t as u8).promo_zone;
-                }
+/// The squares where each type's quiet move promotes, for the seat to move.
+fn promo_squares<B: Width>(r: &ChessRules, pos: &Pos<B>) -> [Bitboard<B>; MAX_TYPES] {
+    let s = pos.to_move;
+    let mut promo = [Bitboard::EMPTY; MAX_TYPES];
+    for (t, p) in r.pieces.iter().enumerate() {
+        if let Some(f) = p.promotes_to {
+            if r.options.promotion == Promotion::Always
+                || (pos.type_bb[f as usize] & pos.seat_bb[s as usize]).is_empty()
+            {
+                promo[t] = r.table::<B>(s, t as u8).promo_zone;
             }
         }
-        promo
     }
+    promo
+}
 
+/// Forçado: whether the seat to move must capture now (a legal capture exists).
+fn capture_forced<B: Width>(r: &ChessRules, pos: &Pos<B>) -> bool {
+    if r.options.forced_capture == ForcedCapture::None || pos.bets_pending > 0 {
+        return false;
+    }
+    let mut sink = CaptureExists {
+        enemy: enemy(r, pos),
+        found: false,
+    };
+    pos.generate(r, &mut sink);
+    sink.found
+}
+
+/// The value of the victims on `to` (both pieces of a shared square).
+fn victim_value<B: Width>(r: &ChessRules, pos: &Pos<B>, t: &Tables, to: Square) -> i32 {
+    let mut v = 0;
+    for ty in 0..r.pieces.len() {
+        if pos.type_bb[ty].contains(to) {
+            v += t.value[ty];
+        }
+    }
+    v
+}
+
+impl ChessGame {
     /// Forçado: whether the seat to move must capture now (a legal capture exists).
     pub(crate) fn capture_forced(&self) -> bool {
-        if self.rules().options.forced_capture == ForcedCapture::None
-            || self.position().bets_pending > 0
-        {
-            return false;
-        }
-        let mut sink = CaptureExists {
-            enemy: self.enemy(),
-            found: false,
-        };
-        self.position().generate(self.rules(), &mut sink);
-        sink.found
-    }
-
-    /// The value of the victims on `to` (both pieces of a shared square).
-    fn victim_value(&self, t: &Tables, to: Square) -> i32 {
-        let mut v = 0;
-        for ty in 0..self.rules().pieces.len() {
-            if self.position().type_bb[ty].contains(to) {
-                v += t.value[ty];
-            }
-        }
-        v
+        with_pos!(self.position(), pos => capture_forced(self.rules(), pos))
     }
 }
 
@@ -787,13 +820,10 @@ impl libro_core::Census for ChessGame {
         let to = mv.to();
         let pos = self.position();
         let mover = pos.to_move();
-        let capture = (0..self.rules().num_seats() as u8)
-            .filter(|&s| s != mover)
-            .any(|s| !(pos.pieces_of(s) & to.bb()).is_empty());
-        let files = u16::from(self.rules().board().files);
+        let capture = pos.seat_at(self.rules(), to).is_some_and(|s| s != mover);
         out(libro_core::Landing {
             piece: mv.piece(),
-            cell: to.rank() as u16 * files + to.file() as u16,
+            cell: u16::from(to.0),
             capture,
         });
     }
@@ -802,28 +832,31 @@ impl libro_core::Census for ChessGame {
 impl Heuristic for ChessGame {
     fn evaluate(&self, seat: Seat) -> i32 {
         let t = tables(self.rules());
-        if self.rules().num_seats() == 2 {
-            let v = eval_two(&t, self.rules(), self.position());
-            return if seat.0 == 0 { v } else { -v };
-        }
-        let mut out = [0i32; MAX_SEATS];
-        eval_many(&t, self.rules(), self, &mut out);
-        out[seat.index()]
+        with_pos!(self.position(), pos => {
+            if self.rules().num_seats() == 2 {
+                let v = eval_two(&t, self.rules(), pos);
+                return if seat.0 == 0 { v } else { -v };
+            }
+            let mut out = [0i32; MAX_SEATS];
+            eval_many(&t, self.rules(), self, pos, &mut out);
+            out[seat.index()]
+        })
     }
 
     /// Piece values only: the seat's own less the others' (their mean with more than two).
     fn material(&self, seat: Seat) -> i32 {
         let t = tables(self.rules());
-        let pos = self.position();
         let n = self.rules().num_seats();
         let mut sums = [0i32; MAX_SEATS];
-        for (s, sum) in sums.iter_mut().enumerate().take(n) {
-            for ty in 0..self.rules().pieces.len() {
-                if t.kind[ty] != Kind::King {
-                    *sum += t.value[ty] * (pos.type_bb[ty] & pos.seat_bb[s]).count() as i32;
+        with_pos!(self.position(), pos => {
+            for (s, sum) in sums.iter_mut().enumerate().take(n) {
+                for ty in 0..self.rules().pieces.len() {
+                    if t.kind[ty] != Kind::King {
+                        *sum += t.value[ty] * (pos.type_bb[ty] & pos.seat_bb[s]).count() as i32;
+                    }
                 }
             }
-        }
+        });
         let mine = sums[seat.index()];
         let others: i32 = sums[..n].iter().sum::<i32>() - mine;
         mine - others / (n as i32 - 1).max(1)
@@ -831,20 +864,26 @@ impl Heuristic for ChessGame {
 
     fn evaluate_all(&self, out: &mut [i32]) {
         let t = tables(self.rules());
-        if self.rules().num_seats() == 2 {
-            let v = eval_two(&t, self.rules(), self.position());
-            out[0] = v;
-            out[1] = -v;
-            return;
-        }
-        let mut all = [0i32; MAX_SEATS];
-        eval_many(&t, self.rules(), self, &mut all);
-        let n = self.rules().num_seats();
-        out[..n].copy_from_slice(&all[..n]);
+        with_pos!(self.position(), pos => {
+            if self.rules().num_seats() == 2 {
+                let v = eval_two(&t, self.rules(), pos);
+                out[0] = v;
+                out[1] = -v;
+                return;
+            }
+            let mut all = [0i32; MAX_SEATS];
+            eval_many(&t, self.rules(), self, pos, &mut all);
+            let n = self.rules().num_seats();
+            out[..n].copy_from_slice(&all[..n]);
+        })
     }
 
     fn is_tactical(&self, mv: Move) -> bool {
-        mv.is_board_move() && (self.enemy().contains(mv.to()) || self.promotes(mv.piece(), mv.to()))
+        let r = self.rules();
+        mv.is_board_move()
+            && with_pos!(self.position(), pos => {
+                enemy(r, pos).contains(mv.to()) || promotes(r, pos, mv.piece(), mv.to())
+            })
     }
 
     /// Captures by MVV-LVA (a shared square's two victims together), promotions by their
@@ -855,41 +894,38 @@ impl Heuristic for ChessGame {
             return 0;
         }
         let t = tables(self.rules());
+        let r = self.rules();
         let piece = mv.piece() as usize;
         let (from, to) = (mv.from(), mv.to());
-        let mut score = 0;
-        if self.enemy().contains(to) {
-            score += 16 * self.victim_value(&t, to) - t.value[piece] / 8;
-        }
-        if self.promotes(mv.piece(), to) {
-            score += 16 * (FERS - PAWN);
-        }
-        if score != 0 {
-            return score;
-        }
-        let s = self.position().to_move as usize;
-        let pst = &t.pst_mg[s][piece];
-        score = i32::from(pst[to.index()]) - i32::from(pst[from.index()]);
-        if self.rules().options.forced_capture != ForcedCapture::None {
-            let occ = self.position().occ.without(from).with(to);
-            let attackers = self
-                .position()
-                .attacker_seats(self.rules(), self.position().to_move);
-            if self
-                .position()
-                .attackers_to(self.rules(), to, occ, attackers)
-                .any()
-            {
-                score += 200;
+        with_pos!(self.position(), pos => {
+            let mut score = 0;
+            if enemy(r, pos).contains(to) {
+                score += 16 * victim_value(r, pos, &t, to) - t.value[piece] / 8;
             }
-        }
-        score
+            if promotes(r, pos, mv.piece(), to) {
+                score += 16 * (FERS - PAWN);
+            }
+            if score != 0 {
+                return score;
+            }
+            let s = pos.to_move as usize;
+            let pst = &t.pst_mg[s][piece];
+            score = i32::from(pst[to.index()]) - i32::from(pst[from.index()]);
+            if r.options.forced_capture != ForcedCapture::None {
+                let occ = pos.occ.without(from).with(to);
+                let attackers = pos.attacker_seats(r, pos.to_move);
+                if pos.attackers_to(r, to, occ, attackers).any() {
+                    score += 200;
+                }
+            }
+            score
+        })
     }
 
     fn tactical_moves(&self, out: &mut MoveList) {
         out.clear();
         let r = self.rules();
-        if self.is_over() || self.position().bets_pending > 0 {
+        if self.is_over() || self.position().bets_pending() > 0 {
             return;
         }
         if r.options.stacking == Stacking::Ludii {
@@ -898,24 +934,26 @@ impl Heuristic for ChessGame {
             out.extend(all.iter().copied().filter(|&m| self.is_tactical(m)));
             return;
         }
-        let mut sink = TacticalSink {
-            out,
-            enemy: self.enemy(),
-            promo: self.promo_squares(),
-        };
-        self.position().generate(r, &mut sink);
-        crate::forced::filter(r, self.position(), out);
+        with_pos!(self.position(), pos => {
+            let mut sink = TacticalSink {
+                out,
+                enemy: enemy(r, pos),
+                promo: promo_squares(r, pos),
+            };
+            pos.generate(r, &mut sink);
+            crate::forced::filter(r, pos, out);
+        })
     }
 
     /// In check, or (Forçado) bound to capture: either way the side to move may not stand
     /// on the static value, so quiescence searches every legal move and the main search
     /// extends the line (forced captures are how Forçado's sacrifices pay off).
     fn in_check(&self) -> bool {
-        if self.is_over() || self.position().bets_pending > 0 {
+        if self.is_over() || self.position().bets_pending() > 0 {
             return false;
         }
         self.position()
-            .in_check(self.rules(), self.position().to_move)
+            .in_check(self.rules(), self.position().to_move())
             || self.capture_forced()
     }
 }

@@ -1,11 +1,11 @@
 //! Forçado's forced capture: the filter on the legal moves, and the sentence that explains it.
 
 use crate::options::ForcedCapture;
-use crate::position::{Move, MoveList, Position};
-use crate::rules::ChessRules;
+use crate::position::{Move, MoveList, Pos};
+use crate::rules::{ChessRules, Width};
 
 /// The power rank of the victim of `mv` (lower = more powerful), if it captures.
-fn victim_rank(r: &ChessRules, pos: &Position, mv: &Move) -> Option<u8> {
+fn victim_rank<B: Width>(r: &ChessRules, pos: &Pos<B>, mv: &Move) -> Option<u8> {
     if !mv.is_normal() || !pos.occ.contains(mv.to()) {
         return None;
     }
@@ -17,7 +17,7 @@ fn victim_rank(r: &ChessRules, pos: &Position, mv: &Move) -> Option<u8> {
 }
 
 /// Keeps only the captures the rule allows, if any move captures.
-pub(crate) fn filter(r: &ChessRules, pos: &Position, moves: &mut MoveList) {
+pub(crate) fn filter<B: Width>(r: &ChessRules, pos: &Pos<B>, moves: &mut MoveList) {
     match r.options.forced_capture {
         ForcedCapture::None => {}
         ForcedCapture::Any => {
@@ -58,23 +58,24 @@ fn alternatives(items: &[String]) -> String {
 
 /// The sentence explaining the forced capture in this position, given its (filtered) legal
 /// moves, or `None` if no capture is forced.
-pub(crate) fn explain(r: &ChessRules, pos: &Position, legal: &[Move]) -> Option<String> {
+pub(crate) fn explain<B: Width>(r: &ChessRules, pos: &Pos<B>, legal: &[Move]) -> Option<String> {
+    let name = |sq| r.board.name(sq).to_string();
     if r.options.forced_capture == ForcedCapture::None
         || legal.is_empty()
         || legal.iter().any(|m| victim_rank(r, pos, m).is_none())
     {
         return None;
     }
-    let mut victims: Vec<String> = legal.iter().map(|m| m.to().to_string()).collect();
+    let mut victims: Vec<String> = legal.iter().map(|m| name(m.to())).collect();
     victims.sort();
     victims.dedup();
-    let mut capturers: Vec<String> = legal.iter().map(|m| m.from().to_string()).collect();
+    let mut capturers: Vec<String> = legal.iter().map(|m| name(m.from())).collect();
     capturers.sort();
     capturers.dedup();
     if r.options.forced_capture == ForcedCapture::Any {
         let moves: Vec<String> = legal
             .iter()
-            .map(|m| format!("{}{}", m.from(), m.to()))
+            .map(|m| format!("{}{}", name(m.from()), name(m.to())))
             .collect();
         return Some(format!("you must capture: {}", alternatives(&moves)));
     }

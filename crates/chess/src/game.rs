@@ -3,7 +3,7 @@
 
 use crate::notation::{self, Extras, MoveError, PositionError};
 use crate::options::{MateTest, Payments, Stalemate};
-use crate::position::{Effects, Move, MoveList, Position};
+use crate::position::{with_pos, Effects, Move, MoveList, Position};
 use crate::rules::{ChessRules, MAX_SEATS};
 use libro_core::{EndReason, GameResult, LazyFlag, NoChance, Ruleset, Seat, SeatOutcome, Turn};
 use std::fmt;
@@ -51,7 +51,7 @@ impl ChessGame {
     pub fn with_stakes(rules: &Arc<ChessRules>, stakes: &[u32]) -> ChessGame {
         let mut g = ChessGame {
             rules: rules.clone(),
-            pos: rules.start,
+            pos: rules.start.clone(),
             history: Vec::new(),
             stakes: [None; MAX_SEATS],
             paid: [0; MAX_SEATS],
@@ -92,7 +92,7 @@ impl ChessGame {
         }
         let mut g = ChessGame {
             rules: rules.clone(),
-            pos: rules.start,
+            pos: rules.start.clone(),
             history: Vec::new(),
             stakes: [None; MAX_SEATS],
             paid: [0; MAX_SEATS],
@@ -159,7 +159,7 @@ impl ChessGame {
     pub fn forced_capture_explanation(&self) -> Option<String> {
         let mut legal = MoveList::new();
         self.pos.legal_moves(&self.rules, &mut legal);
-        crate::forced::explain(&self.rules, &self.pos, &legal)
+        with_pos!(self.pos, p => crate::forced::explain(&self.rules, p, &legal))
     }
 
     /// The move in SAN-like notation for people (`Nf3`, `exd5`, `e8=F`).
@@ -176,7 +176,7 @@ impl ChessGame {
 
     /// Plays a move and reports what it did (captures, promotion, eliminations).
     pub fn play_move(&mut self, mv: Move) -> Effects {
-        let us = self.pos.to_move;
+        let us = self.pos.to_move();
         let n = self.rules.num_seats();
         let record_pay = n > 2 && self.rules.options.payments == Payments::Record;
         let checked_before = if record_pay { self.check_mask() } else { 0 };
@@ -222,7 +222,7 @@ impl ChessGame {
                 }
             }
         }
-        if self.pos.halfmove == 0 {
+        if self.pos.halfmove_clock() == 0 {
             self.history.clear();
         }
         self.record_position();
@@ -239,7 +239,7 @@ impl ChessGame {
 
     fn record_position(&mut self) {
         if self.rules.options.repetition > 0 {
-            self.history.push(self.pos.hash);
+            self.history.push(self.pos.hash());
         }
     }
 
@@ -271,11 +271,11 @@ impl ChessGame {
         let r = &self.rules;
         let pos = &self.pos;
         let o = &r.options;
-        if pos.bets_pending > 0 {
+        if pos.bets_pending() > 0 {
             return Some(None);
         }
         if r.num_seats() == 2 {
-            let us = pos.to_move;
+            let us = pos.to_move();
             if let Some(w) = pos.bare_king_winner(r) {
                 return Some(Some((EndReason::BareKing, Some(w))));
             }
@@ -309,19 +309,19 @@ impl ChessGame {
         let r = &self.rules;
         let pos = &self.pos;
         let o = &r.options;
-        if o.all_pass_draw && u32::from(pos.passes) >= pos.active_count() {
+        if o.all_pass_draw && u32::from(pos.passes()) >= pos.active_count() {
             return Some((EndReason::AllPassed, None));
         }
         if o.repetition > 0 {
-            let current = pos.hash;
+            let current = pos.hash();
             if self.history.iter().filter(|&&h| h == current).count() >= o.repetition as usize {
                 return Some((EndReason::Repetition, None));
             }
         }
-        if o.no_progress_plies > 0 && u32::from(pos.halfmove) >= o.no_progress_plies {
+        if o.no_progress_plies > 0 && u32::from(pos.halfmove_clock()) >= o.no_progress_plies {
             return Some((EndReason::NoProgress, None));
         }
-        if o.max_plies > 0 && pos.ply >= o.max_plies {
+        if o.max_plies > 0 && pos.ply() >= o.max_plies {
             return Some((EndReason::MoveLimit, None));
         }
         None
@@ -438,7 +438,7 @@ impl libro_core::Game for ChessGame {
         if self.standing().is_some() {
             Turn::Over
         } else {
-            Turn::Seat(Seat(self.pos.to_move))
+            Turn::Seat(Seat(self.pos.to_move()))
         }
     }
 
@@ -481,7 +481,7 @@ impl libro_core::Game for ChessGame {
     }
 
     fn hash(&self) -> u64 {
-        self.pos.hash
+        self.pos.hash()
     }
 
     fn recompute_hash(&self) -> u64 {
@@ -489,13 +489,13 @@ impl libro_core::Game for ChessGame {
     }
 
     fn ply(&self) -> u32 {
-        self.pos.ply
+        self.pos.ply()
     }
 
     fn write_move(&self, mv: Move, f: &mut dyn fmt::Write) -> fmt::Result {
         let mut legal = MoveList::new();
         if mv.is_board_move()
-            && (self.pos.stacked.contains(mv.from())
+            && (self.pos.is_shared(mv.from())
                 || self.rules.options.stacking == crate::options::Stacking::Ludii)
         {
             self.pos.generate(&self.rules, &mut legal);
@@ -511,7 +511,7 @@ impl libro_core::Game for ChessGame {
         self.pos.legal_moves(&self.rules, &mut legal);
         let mut all = MoveList::new();
         self.pos.generate(&self.rules, &mut all);
-        notation::match_move(&self.rules, &self.pos, &legal, &all, text)
+        with_pos!(self.pos, p => notation::match_move(&self.rules, p, &legal, &all, text))
     }
 }
 

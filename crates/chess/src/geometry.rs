@@ -1,10 +1,12 @@
 //! Squares, bitboards, directions and sliding attacks.
 //!
-//! The engine works on boards of up to 64 squares held in one `u64`. The board size lives in
-//! [`Board`], and notation goes through it, so larger boards (Acedrex de las Diez Casas 10x10,
-//! Grant Acedrex 12x12) can come later with a wider bitboard; today only 8x8 is accepted.
+//! A board has up to 16 files and 16 ranks. Squares are numbered rank by rank from a1 = 0 on
+//! the ruleset's [`Board`]; a set of squares is a [`Bitboard`] over a [`Bits`] word: `u64`
+//! for the 8x8 games (magic sliding tables, the fast path), [`W256`] for every other size
+//! (sliding by ray scans in [`WideGeometry`]). `benches/widths.rs` measures the choice.
 
 use std::fmt;
+use std::hash::Hash;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 use std::sync::OnceLock;
 
@@ -16,8 +18,15 @@ pub struct Board {
 }
 
 impl Board {
-    /// The only size the engine supports today.
+    /// The 8x8 board of most of the Libro's games.
     pub const STANDARD: Board = Board { files: 8, ranks: 8 };
+    /// The most files and the most ranks a board may have (16x16 = 256 squares).
+    pub const MAX_SIDE: u8 = 16;
+
+    /// Whether the size is one the engine plays: 1 to 16 files and ranks.
+    pub fn is_supported(self) -> bool {
+        (1..=Self::MAX_SIDE).contains(&self.files) && (1..=Self::MAX_SIDE).contains(&self.ranks)
+    }
 
     /// Number of squares.
     pub fn squares(self) -> usize {
@@ -25,11 +34,12 @@ impl Board {
     }
 
     /// Every square of the board.
-    pub fn all(self) -> Bitboard {
-        Bitboard::FULL
+    pub fn all<B: Bits>(self) -> Bitboard<B> {
+        (0..self.squares()).fold(Bitboard::EMPTY, |b, i| b.with(Square(i as u8)))
     }
 
     /// The square at `file`, `rank` (both from 0), if on the board.
+    #[inline]
     pub fn square(self, file: i32, rank: i32) -> Option<Square> {
         if file < 0 || rank < 0 || file >= i32::from(self.files) || rank >= i32::from(self.ranks) {
             None
@@ -38,22 +48,73 @@ impl Board {
         }
     }
 
-    /// Reads a square name such as `e4` (files from `a`, ranks from 1).
+    /// The file of `sq`, from 0 (the a-file).
+    #[inline]
+    pub fn file(self, sq: Square) -> i32 {
+        i32::from(sq.0) % i32::from(self.files)
+    }
+
+    /// The rank of `sq`, from 0 (the first rank).
+    #[inline]
+    pub fn rank(self, sq: Square) -> i32 {
+        i32::from(sq.0) / i32::from(self.files)
+    }
+
+    /// The square `df` files and `dr` ranks away from `sq`, if on the board.
+    #[inline]
+    pub fn offset(self, sq: Square, df: i32, dr: i32) -> Option<Square> {
+        self.square(self.file(sq) + df, self.rank(sq) + dr)
+    }
+
+    /// The name of `sq` on this board (`e4`, `j10`), for printing.
+    pub fn name(self, sq: Square) -> SquareName {
+        SquareName {
+            file: self.file(sq) as u8,
+            rank: self.rank(sq) as u8,
+        }
+    }
+
+    /// Reads a square name such as `e4` or `j10` (files from `a` to `p`, ranks from 1 to 16,
+    /// no leading zero).
     pub fn parse_square(self, text: &str) -> Option<Square> {
         let mut chars = text.chars();
         let file = chars.next()?;
         if !file.is_ascii_lowercase() {
             return None;
         }
-        let rank: i32 = chars.as_str().parse().ok()?;
-        if chars.as_str().starts_with('0') || chars.as_str().starts_with('+') {
+        let digits = chars.as_str();
+        if digits.is_empty()
+            || digits.len() > 2
+            || digits.starts_with('0')
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+        {
             return None;
         }
+        let rank: i32 = digits.parse().ok()?;
         self.square(i32::from(file as u8 - b'a'), rank - 1)
     }
 }
 
-/// A square, numbered rank by rank from a1 = 0 (on 8x8: h1 = 7, a2 = 8, h8 = 63).
+/// A square's name on its board: the file letter and the rank number (`j10`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SquareName {
+    file: u8,
+    rank: u8,
+}
+
+impl fmt::Display for SquareName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file) as char,
+            u32::from(self.rank) + 1
+        )
+    }
+}
+
+/// A square, numbered rank by rank from a1 = 0 on its board (on 8x8: h1 = 7, a2 = 8, h8 = 63;
+/// on 10x10: j1 = 9, a2 = 10). Up to 256 squares.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(pub u8);
 
@@ -63,101 +124,283 @@ impl Square {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
-    /// The file, from 0 (the a-file).
-    #[inline]
-    pub const fn file(self) -> i32 {
-        (self.0 % 8) as i32
-    }
-    /// The rank, from 0 (the first rank).
-    #[inline]
-    pub const fn rank(self) -> i32 {
-        (self.0 / 8) as i32
-    }
     /// The square as a one-square bitboard.
     #[inline(always)]
-    pub const fn bb(self) -> Bitboard {
-        Bitboard(1u64 << self.0)
-    }
-    /// The square `df` files and `dr` ranks away, if on the board.
-    pub fn offset(self, df: i32, dr: i32) -> Option<Square> {
-        Board::STANDARD.square(self.file() + df, self.rank() + dr)
+    pub fn bb<B: Bits>(self) -> Bitboard<B> {
+        Bitboard(B::bit(self.0))
     }
 }
 
+/// The square's name on the 8x8 board; other boards name squares with [`Board::name`].
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            (b'a' + self.file() as u8) as char,
-            self.rank() + 1
-        )
+        Board::STANDARD.name(*self).fmt(f)
+    }
+}
+
+/// A word of bits with one bit per square: `u64` (boards of 64 squares) or [`W256`].
+pub trait Bits:
+    Copy
+    + Eq
+    + Hash
+    + fmt::Debug
+    + Default
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+{
+    const ZERO: Self;
+    const ONES: Self;
+    /// How many squares the word holds.
+    const SQUARES: usize;
+    /// A table with one entry per square the word can hold (an array for `u64`).
+    type PerSquare<T: Copy + Send + Sync + 'static>: std::ops::Index<usize, Output = T>
+        + std::ops::IndexMut<usize, Output = T>
+        + Clone
+        + Send
+        + Sync;
+    /// A per-square table with every entry `fill`.
+    fn per_square<T: Copy + Send + Sync + 'static>(fill: T) -> Self::PerSquare<T>;
+    /// The word with bit `i` set.
+    fn bit(i: u8) -> Self;
+    fn is_zero(self) -> bool;
+    fn count(self) -> u32;
+    /// The lowest set bit (the word must not be zero).
+    fn lowest(self) -> u8;
+    /// The highest set bit (the word must not be zero).
+    fn highest(self) -> u8;
+    /// The word without its lowest set bit.
+    fn without_lowest(self) -> Self;
+    fn has(self, i: u8) -> bool;
+    /// The word holding the low squares of `w` (all of them when it is as wide).
+    fn from_w256(w: W256) -> Self;
+}
+
+impl Bits for u64 {
+    const ZERO: u64 = 0;
+    const ONES: u64 = !0;
+    const SQUARES: usize = 64;
+    type PerSquare<T: Copy + Send + Sync + 'static> = [T; 64];
+    #[inline(always)]
+    fn per_square<T: Copy + Send + Sync + 'static>(fill: T) -> [T; 64] {
+        [fill; 64]
+    }
+    #[inline(always)]
+    fn bit(i: u8) -> u64 {
+        1u64 << i
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline(always)]
+    fn lowest(self) -> u8 {
+        self.trailing_zeros() as u8
+    }
+    #[inline(always)]
+    fn highest(self) -> u8 {
+        63 - self.leading_zeros() as u8
+    }
+    #[inline(always)]
+    fn without_lowest(self) -> u64 {
+        self & self.wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn has(self, i: u8) -> bool {
+        self >> i & 1 != 0
+    }
+    #[inline(always)]
+    fn from_w256(w: W256) -> u64 {
+        w.0[0]
+    }
+}
+
+/// 256 bits, four words, lowest first: the squares of boards up to 16x16.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct W256(pub [u64; 4]);
+
+macro_rules! w256_ops {
+    ($($tr:ident $f:ident $op:tt, $tra:ident $fa:ident $opa:tt;)*) => {$(
+        impl $tr for W256 {
+            type Output = W256;
+            #[inline(always)]
+            fn $f(self, rhs: W256) -> W256 {
+                let (a, b) = (self.0, rhs.0);
+                W256([a[0] $op b[0], a[1] $op b[1], a[2] $op b[2], a[3] $op b[3]])
+            }
+        }
+        impl $tra for W256 {
+            #[inline(always)]
+            fn $fa(&mut self, rhs: W256) {
+                for (a, b) in self.0.iter_mut().zip(rhs.0) {
+                    *a $opa b;
+                }
+            }
+        }
+    )*};
+}
+w256_ops! {
+    BitAnd bitand &, BitAndAssign bitand_assign &=;
+    BitOr bitor |, BitOrAssign bitor_assign |=;
+    BitXor bitxor ^, BitXorAssign bitxor_assign ^=;
+}
+
+impl Not for W256 {
+    type Output = W256;
+    #[inline(always)]
+    fn not(self) -> W256 {
+        let a = self.0;
+        W256([!a[0], !a[1], !a[2], !a[3]])
+    }
+}
+
+impl Bits for W256 {
+    const ZERO: W256 = W256([0; 4]);
+    const ONES: W256 = W256([!0; 4]);
+    const SQUARES: usize = 256;
+    type PerSquare<T: Copy + Send + Sync + 'static> = Vec<T>;
+    fn per_square<T: Copy + Send + Sync + 'static>(fill: T) -> Vec<T> {
+        vec![fill; 256]
+    }
+    #[inline(always)]
+    fn bit(i: u8) -> W256 {
+        let mut w = [0; 4];
+        w[usize::from(i >> 6)] = 1u64 << (i & 63);
+        W256(w)
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        (self.0[0] | self.0[1] | self.0[2] | self.0[3]) == 0
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline(always)]
+    fn lowest(self) -> u8 {
+        let mut base = 0u8;
+        for w in self.0 {
+            if w != 0 {
+                return base + w.trailing_zeros() as u8;
+            }
+            base = base.wrapping_add(64);
+        }
+        0
+    }
+    #[inline(always)]
+    fn highest(self) -> u8 {
+        for i in (0..4).rev() {
+            let w = self.0[i];
+            if w != 0 {
+                return (i * 64 + 63 - w.leading_zeros() as usize) as u8;
+            }
+        }
+        0
+    }
+    #[inline(always)]
+    fn without_lowest(self) -> W256 {
+        let mut w = self.0;
+        for x in w.iter_mut() {
+            if *x != 0 {
+                *x &= *x - 1;
+                break;
+            }
+        }
+        W256(w)
+    }
+    #[inline(always)]
+    fn has(self, i: u8) -> bool {
+        self.0[usize::from(i >> 6)] >> (i & 63) & 1 != 0
+    }
+    #[inline(always)]
+    fn from_w256(w: W256) -> W256 {
+        w
     }
 }
 
 /// A set of squares, one bit per square.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(pub u64);
+pub struct Bitboard<B: Bits = u64>(pub B);
 
-impl Bitboard {
-    pub const EMPTY: Bitboard = Bitboard(0);
-    pub const FULL: Bitboard = Bitboard(!0);
+impl<B: Bits> Bitboard<B> {
+    pub const EMPTY: Bitboard<B> = Bitboard(B::ZERO);
+    pub const FULL: Bitboard<B> = Bitboard(B::ONES);
 
     #[inline(always)]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
+    pub fn is_empty(self) -> bool {
+        self.0.is_zero()
     }
     #[inline(always)]
-    pub const fn any(self) -> bool {
-        self.0 != 0
+    pub fn any(self) -> bool {
+        !self.0.is_zero()
     }
     #[inline(always)]
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
+    pub fn count(self) -> u32 {
+        self.0.count()
     }
     #[inline(always)]
-    pub const fn contains(self, sq: Square) -> bool {
-        self.0 >> sq.0 & 1 != 0
+    pub fn contains(self, sq: Square) -> bool {
+        self.0.has(sq.0)
     }
     /// Whether more than one square is set.
     #[inline(always)]
-    pub const fn more_than_one(self) -> bool {
-        self.0 & self.0.wrapping_sub(1) != 0
+    pub fn more_than_one(self) -> bool {
+        !self.0.without_lowest().is_zero()
     }
     /// The lowest square, if any.
     #[inline(always)]
     pub fn first(self) -> Option<Square> {
-        if self.0 == 0 {
+        if self.0.is_zero() {
             None
         } else {
-            Some(Square(self.0.trailing_zeros() as u8))
+            Some(Square(self.0.lowest()))
+        }
+    }
+    /// The highest square, if any.
+    #[inline(always)]
+    pub fn last(self) -> Option<Square> {
+        if self.0.is_zero() {
+            None
+        } else {
+            Some(Square(self.0.highest()))
         }
     }
     /// The lowest square; the set must not be empty.
     #[inline(always)]
     pub fn lsb(self) -> Square {
-        debug_assert!(self.0 != 0);
-        Square(self.0.trailing_zeros() as u8)
+        debug_assert!(!self.0.is_zero());
+        Square(self.0.lowest())
     }
     #[inline(always)]
-    pub fn with(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 | 1 << sq.0)
+    pub fn with(self, sq: Square) -> Bitboard<B> {
+        Bitboard(self.0 | B::bit(sq.0))
     }
     #[inline(always)]
-    pub fn without(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 & !(1 << sq.0))
+    pub fn without(self, sq: Square) -> Bitboard<B> {
+        Bitboard(self.0 & !B::bit(sq.0))
     }
 }
 
-impl Iterator for Bitboard {
+impl<B: Bits> Iterator for Bitboard<B> {
     type Item = Square;
     #[inline(always)]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
+        if self.0.is_zero() {
             None
         } else {
-            let sq = Square(self.0.trailing_zeros() as u8);
-            self.0 &= self.0 - 1;
+            let sq = Square(self.0.lowest());
+            self.0 = self.0.without_lowest();
             Some(sq)
         }
     }
@@ -165,14 +408,14 @@ impl Iterator for Bitboard {
 
 macro_rules! bitops {
     ($($tr:ident $f:ident $op:tt, $tra:ident $fa:ident $opa:tt;)*) => {$(
-        impl $tr for Bitboard {
-            type Output = Bitboard;
+        impl<B: Bits> $tr for Bitboard<B> {
+            type Output = Bitboard<B>;
             #[inline(always)]
-            fn $f(self, rhs: Bitboard) -> Bitboard { Bitboard(self.0 $op rhs.0) }
+            fn $f(self, rhs: Bitboard<B>) -> Bitboard<B> { Bitboard(self.0 $op rhs.0) }
         }
-        impl $tra for Bitboard {
+        impl<B: Bits> $tra for Bitboard<B> {
             #[inline(always)]
-            fn $fa(&mut self, rhs: Bitboard) { self.0 $opa rhs.0 }
+            fn $fa(&mut self, rhs: Bitboard<B>) { self.0 $opa rhs.0 }
         }
     )*};
 }
@@ -182,15 +425,16 @@ bitops! {
     BitXor bitxor ^, BitXorAssign bitxor_assign ^=;
 }
 
-impl Not for Bitboard {
-    type Output = Bitboard;
+impl<B: Bits> Not for Bitboard<B> {
+    type Output = Bitboard<B>;
     #[inline(always)]
-    fn not(self) -> Bitboard {
+    fn not(self) -> Bitboard<B> {
         Bitboard(!self.0)
     }
 }
 
-/// One of the eight compass directions, as seen from the first seat (north = towards rank 8).
+/// One of the eight compass directions, as seen from the first seat (north = towards the
+/// last rank).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Direction(pub u8);
 
@@ -222,9 +466,109 @@ impl Direction {
     pub const fn reverse(self) -> Direction {
         Direction((self.0 + 4) % 8)
     }
+    /// Whether squares along the direction have rising indices (the first blocker is then
+    /// the lowest bit of the blocked part of the ray).
+    pub const fn rises(self) -> bool {
+        matches!(self.0, 0 | 1 | 2 | 7)
+    }
 }
 
-/// Precomputed per-square geometry: rays, lines and the sliding-attack tables.
+/// The rays of a board of any size held in [`W256`]: sliding attacks by ray scan (the first
+/// blocker of a ray is its lowest or highest bit), and the direction between two squares.
+pub(crate) struct WideGeometry {
+    /// `ray[d * 256 + sq]`: the squares from `sq` in direction `d`, excluding `sq`.
+    ray: Vec<W256>,
+    /// `direction[a * 256 + b]`: the direction from `a` towards aligned `b`, or 8.
+    direction: Vec<u8>,
+}
+
+impl WideGeometry {
+    pub(crate) fn new(board: Board) -> WideGeometry {
+        let mut ray = vec![W256::ZERO; 8 * 256];
+        let mut direction = vec![8u8; 256 * 256];
+        for a in 0..board.squares() {
+            let from = Square(a as u8);
+            for (d, &(df, dr)) in Direction::STEPS.iter().enumerate() {
+                let mut acc = W256::ZERO;
+                let mut k = 1;
+                while let Some(to) = board.offset(from, df * k, dr * k) {
+                    acc |= W256::bit(to.0);
+                    direction[a * 256 + to.index()] = d as u8;
+                    k += 1;
+                }
+                ray[d * 256 + a] = acc;
+            }
+        }
+        WideGeometry { ray, direction }
+    }
+
+    #[inline(always)]
+    pub(crate) fn ray(&self, d: usize, sq: Square) -> Bitboard<W256> {
+        Bitboard(self.ray[d * 256 + sq.index()])
+    }
+
+    #[inline(always)]
+    pub(crate) fn direction(&self, a: Square, b: Square) -> u8 {
+        self.direction[a.index() * 256 + b.index()]
+    }
+
+    /// The squares strictly between two aligned squares (else empty).
+    #[inline]
+    pub(crate) fn between(&self, a: Square, b: Square) -> Bitboard<W256> {
+        let d = self.direction(a, b);
+        if d >= 8 {
+            return Bitboard::EMPTY;
+        }
+        self.ray(usize::from(d), a) & self.ray(usize::from((d + 4) % 8), b)
+    }
+
+    /// The whole line through two aligned squares (else empty).
+    #[inline]
+    pub(crate) fn line(&self, a: Square, b: Square) -> Bitboard<W256> {
+        let d = self.direction(a, b);
+        if d >= 8 {
+            return Bitboard::EMPTY;
+        }
+        self.ray(usize::from(d), a) | self.ray(usize::from((d + 4) % 8), a) | a.bb()
+    }
+
+    /// The squares reached from `sq` in direction `d`, the first blocker in `occ` included.
+    #[inline(always)]
+    fn slide(&self, d: usize, sq: Square, occ: Bitboard<W256>) -> Bitboard<W256> {
+        let ray = self.ray(d, sq);
+        let blockers = ray & occ;
+        if blockers.is_empty() {
+            return ray;
+        }
+        let first = if Direction(d as u8).rises() {
+            blockers.0.lowest()
+        } else {
+            blockers.0.highest()
+        };
+        ray ^ self.ray(d, Square(first))
+    }
+
+    /// Rook attacks from `sq` with blockers `occ` (the first blocker in each direction
+    /// included).
+    #[inline]
+    pub(crate) fn rook(&self, sq: Square, occ: Bitboard<W256>) -> Bitboard<W256> {
+        self.slide(0, sq, occ)
+            | self.slide(2, sq, occ)
+            | self.slide(4, sq, occ)
+            | self.slide(6, sq, occ)
+    }
+
+    /// Bishop attacks, as [`WideGeometry::rook`].
+    #[inline]
+    pub(crate) fn bishop(&self, sq: Square, occ: Bitboard<W256>) -> Bitboard<W256> {
+        self.slide(1, sq, occ)
+            | self.slide(3, sq, occ)
+            | self.slide(5, sq, occ)
+            | self.slide(7, sq, occ)
+    }
+}
+
+/// Precomputed 8x8 geometry: rays, lines and the sliding-attack tables.
 pub(crate) struct Geometry {
     /// `ray[d][sq]`: the squares from `sq` in direction `d`, excluding `sq`.
     pub ray: [[u64; 64]; 8],
@@ -261,19 +605,20 @@ impl Magics {
 
 static GEOMETRY: OnceLock<Geometry> = OnceLock::new();
 
-/// The shared geometry tables, built on first use.
+/// The shared 8x8 geometry tables, built on first use.
 #[inline(always)]
 pub(crate) fn geometry() -> &'static Geometry {
     GEOMETRY.get_or_init(Geometry::new)
 }
 
-/// Rook attacks from `sq` with blockers `occ` (the first blocker in each direction included).
+/// Rook attacks on the 8x8 board from `sq` with blockers `occ` (the first blocker in each
+/// direction included).
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard(geometry().rook.attacks(sq.index(), occ.0))
 }
 
-/// Bishop attacks from `sq` with blockers `occ` (the first blocker in each direction included).
+/// Bishop attacks on the 8x8 board from `sq` with blockers `occ`.
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard(geometry().bishop.attacks(sq.index(), occ.0))

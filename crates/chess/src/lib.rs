@@ -17,7 +17,7 @@
 //! source = "seed 004; RULES.md fills the gaps"   # one line
 //!
 //! [board]
-//! files = 8                             # only 8x8 today
+//! files = 8                             # 1 to 16 each (files a..p, ranks 1..16)
 //! ranks = 8
 //!
 //! [[seats]]                             # in turn order
@@ -41,7 +41,22 @@
 //!
 //! [rules]                               # every option says where it comes from
 //! fers_leap = { value = "straight-or-diagonal", from = "seed 004" }
+//!
+//! [readings.lion]                        # an option of the file's own: where the sources
+//! explanation = "the lion's leaps"       # disagree on a piece, each value sets its Betza
+//! value = "three-and-camel"
+//! from = "Cazaux & Musser: ...; Murray: ..."
+//! choices = { three-and-camel = { lion = "HC" }, three-straight = { lion = "H" } }
 //! ```
+//!
+//! A pawn may also say `promotes_as_start = true`: it becomes the piece that stood on the
+//! square it reaches at the start (`promotes_to` where that was a king or nothing).
+//!
+//! # Board sizes
+//!
+//! Any board from 1x1 to 16x16. The move generator is generic over the bitboard word
+//! ([`Bits`]): 8x8 rulesets use `u64` with magic sliding tables, every other size [`W256`]
+//! with ray scans; [`Position`] holds either and answers in the ruleset's width.
 //!
 //! The options (see [`options::SPECS`], and [`ChessRules::options`] for a loaded ruleset's
 //! values and sources) apply by role: `fers_leap` adds first-move leaps to the piece named
@@ -75,7 +90,7 @@ mod position;
 mod rules;
 
 pub use game::ChessGame;
-pub use geometry::{Bitboard, Board, Square};
+pub use geometry::{Bitboard, Bits, Board, Square, SquareName, W256};
 pub use ludii::{replay_ludii, LudiiReport, Mismatch};
 pub use notation::{MoveError, PositionError};
 pub use options::{OptionInfo, Options};

@@ -118,9 +118,11 @@ fn ludii_piece(r: &ChessRules, name: &str) -> Option<(u8, u8)> {
 /// Every piece on the board as (square, seat, type).
 fn pieces(r: &ChessRules, pos: &Position) -> BTreeSet<(Square, u8, u8)> {
     let mut out = BTreeSet::new();
-    for s in 0..r.seats.len() as u8 {
-        for t in 0..r.pieces.len() as u8 {
-            for sq in pos.pieces_of(s) & pos.pieces_of_type(t) {
+    for i in 0..r.board.squares() {
+        let sq = Square(i as u8);
+        if let Some(s) = pos.seat_at(r, sq) {
+            let types = pos.types_at(r, sq);
+            for t in (0..r.pieces.len() as u8).filter(|t| types >> t & 1 != 0) {
                 out.insert((sq, s, t));
             }
         }
@@ -234,7 +236,7 @@ impl Replay<'_> {
             if mv.is_pass() {
                 passes += 1;
             }
-            let before = *game.position();
+            let before = game.position().clone();
             let pot_before = game.pot();
             let fx = game.play_move(mv);
             plies += 1;

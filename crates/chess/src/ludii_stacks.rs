@@ -18,11 +18,11 @@
 //! (ActionPromote, ActionMove, CellOnlyOwned, Directions) and checked against its 50 recorded
 //! Short Assize playouts; a phantom moving a ghost never occurs there and is treated simply.
 
-use crate::geometry::{bishop_attacks, rook_attacks, Bitboard, Square};
-use crate::position::{Effects, Move, MoveList, Position, Sink};
-use crate::rules::ChessRules;
+use crate::geometry::{Bitboard, Square};
+use crate::position::{Effects, Move, MoveList, Pos, Sink};
+use crate::rules::{ChessRules, Width};
 
-impl Position {
+impl<B: Width> Pos<B> {
     /// The way a phantom on `s` faces: the forward of the piece standing there, else north.
     fn phantom_facing(&self, r: &ChessRules, s: Square) -> (i32, i32) {
         match self.seat_at(r, s) {
@@ -32,12 +32,12 @@ impl Position {
     }
 
     /// The squares a phantom on `s` captures on (diagonally forward).
-    fn phantom_attacks(&self, r: &ChessRules, s: Square) -> Bitboard {
+    fn phantom_attacks(&self, r: &ChessRules, s: Square) -> Bitboard<B> {
         let (df, dr) = self.phantom_facing(r, s);
         let mut b = Bitboard::EMPTY;
         for side in [-1, 1] {
             let (x, y) = if dr != 0 { (side, dr) } else { (df, side) };
-            if let Some(t) = s.offset(x, y) {
+            if let Some(t) = r.board.offset(s, x, y) {
                 b = b.with(t);
             }
         }
@@ -45,19 +45,19 @@ impl Position {
     }
 
     /// The squares seat `them` captures on with `blockers` in the way (as
-    /// [`Position::ludii_king_attacked`] sees them: sliders along every line of their kind).
-    fn ludii_attacks(&self, r: &ChessRules, them: u8, blockers: Bitboard) -> Bitboard {
+    /// [`Pos::ludii_king_attacked`] sees them: sliders along every line of their kind).
+    fn ludii_attacks(&self, r: &ChessRules, them: u8, blockers: Bitboard<B>) -> Bitboard<B> {
         let theirs = self.seat_bb[them as usize];
         let mut acc = Bitboard::EMPTY;
         for t in 0..r.pieces.len() as u8 {
-            let tb = r.table(them, t);
+            let tb = r.table::<B>(them, t);
             for sq in self.type_bb[t as usize] & theirs {
                 acc |= tb.capture[sq.index()];
                 if tb.capture_dirs & 0x55 != 0 {
-                    acc |= rook_attacks(sq, blockers);
+                    acc |= B::rook(r, sq, blockers);
                 }
                 if tb.capture_dirs & 0xAA != 0 {
-                    acc |= bishop_attacks(sq, blockers);
+                    acc |= B::bishop(r, sq, blockers);
                 }
             }
         }
@@ -81,14 +81,14 @@ impl Position {
             if pieces.is_empty() {
                 continue;
             }
-            let tb = r.table(them, t);
+            let tb = r.table::<B>(them, t);
             if (tb.capture_rev[k.index()] & pieces).any() {
                 return true;
             }
-            if tb.capture_dirs & 0x55 != 0 && (rook_attacks(k, blockers) & pieces).any() {
+            if tb.capture_dirs & 0x55 != 0 && (B::rook(r, k, blockers) & pieces).any() {
                 return true;
             }
-            if tb.capture_dirs & 0xAA != 0 && (bishop_attacks(k, blockers) & pieces).any() {
+            if tb.capture_dirs & 0xAA != 0 && (B::bishop(r, k, blockers) & pieces).any() {
                 return true;
             }
         }
@@ -98,7 +98,7 @@ impl Position {
 
     /// Legal moves under Ludii's stacking: pseudo-legal moves, each kept if it does not leave
     /// the mover's king attacked.
-    pub(crate) fn generate_ludii<S: Sink>(&self, r: &ChessRules, sink: &mut S) {
+    pub(crate) fn generate_ludii<S: Sink<B>>(&self, r: &ChessRules, sink: &mut S) {
         let us = self.to_move;
         let them = 1 - us;
         let own = self.seat_bb[us as usize];
@@ -108,7 +108,7 @@ impl Position {
         let ghost_only = self.ghost & !self.occ;
         let mut pseudo = MoveList::new();
         for t in 0..r.pieces.len() as u8 {
-            let tb = r.table(us, t);
+            let tb = r.table::<B>(us, t);
             let capt = self.capturable_by(r, t, enemy);
             for sq in self.type_bb[t as usize] & own {
                 let q = tb.quiet[sq.index()];
@@ -119,10 +119,10 @@ impl Position {
                 if tb.quiet_dirs | tb.capture_dirs != 0 {
                     let mut slide = Bitboard::EMPTY;
                     if (tb.quiet_dirs | tb.capture_dirs) & 0x55 != 0 {
-                        slide |= rook_attacks(sq, blockers);
+                        slide |= B::rook(r, sq, blockers);
                     }
                     if (tb.quiet_dirs | tb.capture_dirs) & 0xAA != 0 {
-                        slide |= bishop_attacks(sq, blockers);
+                        slide |= B::bishop(r, sq, blockers);
                     }
                     targets |= slide & (empty | capt);
                 }
@@ -144,7 +144,7 @@ impl Position {
         for s in self.phantom[us as usize] {
             let (df, dr) = self.phantom_facing(r, s);
             let mut targets = Bitboard::EMPTY;
-            if let Some(t) = s.offset(df, dr) {
+            if let Some(t) = r.board.offset(s, df, dr) {
                 if empty.contains(t) {
                     targets = targets.with(t);
                 }
@@ -166,7 +166,6 @@ impl Position {
         // move, a move from a line through the king (a pin), a phantom's move, or one from
         // or onto a square with a phantom or a ghost (which changes what attacks there).
         let king = self.king_square(r, us);
-        let direction = &crate::geometry::geometry().direction;
         let odd = self.ghost | self.phantom[0] | self.phantom[1];
         // Our king steps to a plain square safely if no enemy piece attacks it once the king
         // has left its own square.
@@ -181,9 +180,7 @@ impl Position {
                 (Some(k), Some(guarded)) if plain && mv.from() == k => {
                     Some(!guarded.contains(mv.to()))
                 }
-                (Some(k), _)
-                    if plain && !checked && direction[k.index()][mv.from().index()] >= 8 =>
-                {
+                (Some(k), _) if plain && !checked && B::direction(r, k, mv.from()) >= 8 => {
                     Some(true)
                 }
                 _ => None,
@@ -226,7 +223,7 @@ impl Position {
             for vt in 0..r.pieces.len() {
                 if self.type_bb[vt].contains(t) {
                     self.type_bb[vt] = self.type_bb[vt].without(t);
-                    self.hash ^= z.piece[v as usize][vt][t.index()];
+                    self.hash ^= z.piece::<B>(v as usize, vt, t.index());
                     count += 1;
                 }
             }
@@ -255,7 +252,7 @@ impl Position {
         } else if let (Some(q), Some(x)) = (self.seat_at(r, s), self.bottom_type(r, s)) {
             let (qi, xi) = (q as usize, x as usize);
             self.type_bb[xi] = self.type_bb[xi].without(s).with(t);
-            self.hash ^= z.piece[qi][xi][s.index()] ^ z.piece[qi][xi][t.index()];
+            self.hash ^= z.piece::<B>(qi, xi, s.index()) ^ z.piece::<B>(qi, xi, t.index());
             if self.stacked.contains(s) {
                 self.stacked = self.stacked.without(s);
             } else {

@@ -12,9 +12,9 @@
 //! `paid:..`, `pot:N`, `out:` (seats in the order they left). Any game may add `passes:N`
 //! (consecutive passes) and `over:repetition` (a draw no board shows).
 
-use crate::geometry::{Bitboard, Square};
-use crate::position::{Move, Position};
-use crate::rules::{ChessRules, MAX_SEATS};
+use crate::geometry::{Bitboard, Square, W256};
+use crate::position::{with_pos, Move, Pos, Position};
+use crate::rules::{ChessRules, Width, MAX_SEATS};
 use std::fmt::{self, Write};
 
 /// What is wrong with a position string.
@@ -68,11 +68,22 @@ pub fn write_position(
     extras: &Extras,
     f: &mut dyn Write,
 ) -> fmt::Result {
+    with_pos!(pos, p => write_position_in(r, p, extras, f))
+}
+
+/// [`write_position`] in the position's own width.
+pub(crate) fn write_position_in<B: Width>(
+    r: &ChessRules,
+    pos: &Pos<B>,
+    extras: &Extras,
+    f: &mut dyn Write,
+) -> fmt::Result {
+    let name = |sq| r.board.name(sq);
     let mut board = String::new();
-    for rank in (0..8).rev() {
+    for rank in (0..i32::from(r.board.ranks)).rev() {
         let mut empty = 0;
-        for file in 0..8 {
-            let sq = Square(rank * 8 + file);
+        for file in 0..i32::from(r.board.files) {
+            let sq = r.board.square(file, rank).expect("on the board");
             match pos.seat_at(r, sq) {
                 None => empty += 1,
                 Some(seat) => {
@@ -105,7 +116,7 @@ pub fn write_position(
     // Unmoved pieces whose first-move right is not implied by a pawn's starting square.
     let mut unmoved = String::new();
     for sq in pos.unmoved {
-        write!(unmoved, "{sq}")?;
+        write!(unmoved, "{}", name(sq))?;
     }
     write!(f, " {}", if unmoved.is_empty() { "-" } else { &unmoved })?;
     write!(f, " {}", if pos.captured { "x" } else { "-" })?;
@@ -119,7 +130,7 @@ pub fn write_position(
         write!(f, " passes:{}", pos.passes)?;
     }
     if pos.ghost.any() {
-        let g: String = pos.ghost.map(|s| s.to_string()).collect();
+        let g: String = pos.ghost.map(|s| name(s).to_string()).collect();
         write!(f, " ghosts:{g}")?;
     }
     if pos.phantom.iter().any(|p| p.any()) {
@@ -130,7 +141,7 @@ pub fn write_position(
                 if b.is_empty() {
                     "-".to_string()
                 } else {
-                    b.map(|s| s.to_string()).collect()
+                    b.map(|s| name(s).to_string()).collect()
                 }
             })
             .collect();
@@ -166,6 +177,19 @@ pub fn write_position(
 
 /// Reads a position string written by [`write_position`].
 pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), PositionError> {
+    if r.is_wide() {
+        parse_position_in::<W256>(r, text).map(|(p, e)| (p.into(), e))
+    } else {
+        parse_position_in::<u64>(r, text).map(|(p, e)| (p.into(), e))
+    }
+}
+
+/// [`parse_position`] in a chosen width.
+pub(crate) fn parse_position_in<B: Width>(
+    r: &ChessRules,
+    text: &str,
+) -> Result<(Pos<B>, Extras), PositionError> {
+    let (files, nranks) = (r.board.files, r.board.ranks);
     let err = |what: String| PositionError {
         text: text.to_string(),
         what,
@@ -175,13 +199,17 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
         return Err(err(format!("{} fields; expected board, seat to move, unmoved, capture flag, halfmove clock and move number", fields.len())));
     }
     let n = r.num_seats();
-    let mut pos = Position::empty();
+    let mut pos = Pos::<B>::empty();
     let ranks: Vec<&str> = fields[0].split('/').collect();
-    if ranks.len() != 8 {
-        return Err(err(format!("the board has {} ranks, not 8", ranks.len())));
+    if ranks.len() != usize::from(nranks) {
+        return Err(err(format!(
+            "the board has {} ranks, not {nranks}",
+            ranks.len()
+        )));
     }
+    let at = |file: u8, rank: u8| Square(rank * files + file);
     for (i, rank_text) in ranks.iter().enumerate() {
-        let rank = 7 - i as u8;
+        let rank = nranks - 1 - i as u8;
         let mut file = 0u8;
         let chars: Vec<char> = rank_text.chars().collect();
         let mut j = 0;
@@ -198,7 +226,7 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
                     .collect::<String>()
                     .parse()
                     .map_err(|_| err(format!("rank {}: bad number", rank + 1)))?;
-                if stack.is_some() || run == 0 {
+                if stack.is_some() || run == 0 || run > files - file {
                     return Err(err(format!("rank {}: bad empty-square count", rank + 1)));
                 }
                 file += run;
@@ -223,11 +251,11 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
                         rank + 1
                     )));
                 }
-                if file >= 8 {
+                if file >= files {
                     return Err(err(format!("rank {}: too many squares", rank + 1)));
                 }
                 for (seat, t) in pieces {
-                    pos.put(seat, t, Square(rank * 8 + file));
+                    pos.put(seat, t, at(file, rank));
                 }
                 file += 1;
                 j += 1;
@@ -262,10 +290,10 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
             match stack.as_mut() {
                 Some(v) => v.push((seat, t)),
                 None => {
-                    if file >= 8 {
+                    if file >= files {
                         return Err(err(format!("rank {}: too many squares", rank + 1)));
                     }
-                    pos.put(seat, t, Square(rank * 8 + file));
+                    pos.put(seat, t, at(file, rank));
                     file += 1;
                 }
             }
@@ -273,8 +301,11 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
         if stack.is_some() {
             return Err(err(format!("rank {}: unclosed `(`", rank + 1)));
         }
-        if file != 8 {
-            return Err(err(format!("rank {} has {file} squares, not 8", rank + 1)));
+        if file != files {
+            return Err(err(format!(
+                "rank {} has {file} squares, not {files}",
+                rank + 1
+            )));
         }
     }
     let mover = fields[1];
@@ -294,7 +325,7 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
                 .ok_or_else(|| err(format!("unmoved field `{s}` is not a list of squares")))?;
             let (end, sq) = end;
             if !pos.occ.contains(sq) {
-                return Err(err(format!("unmoved square {sq} is empty")));
+                return Err(err(format!("unmoved square {} is empty", r.board.name(sq))));
             }
             pos.unmoved = pos.unmoved.with(sq);
             i = end;
@@ -500,7 +531,8 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
             .unwrap_or(0);
         if r.pieces[t].is_pawn() || r.extra_types >> t & 1 == 0 {
             return Err(err(format!(
-                "unmoved square {sq} holds a piece without a first-move right"
+                "unmoved square {} holds a piece without a first-move right",
+                r.board.name(sq)
             )));
         }
     }
@@ -509,7 +541,7 @@ pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), 
 }
 
 /// Reads a run of square names (`e2f3`).
-fn squares(r: &ChessRules, text: &str) -> Option<Bitboard> {
+fn squares<B: Width>(r: &ChessRules, text: &str) -> Option<Bitboard<B>> {
     let mut b = Bitboard::EMPTY;
     let mut i = 0;
     while i < text.len() {
@@ -524,13 +556,18 @@ fn squares(r: &ChessRules, text: &str) -> Option<Bitboard> {
 
 /// Whether `mv` would promote its piece here, and to what.
 pub fn promotion(r: &ChessRules, pos: &Position, mv: Move) -> Option<u8> {
+    with_pos!(pos, p => promotion_in(r, p, mv))
+}
+
+/// [`promotion`] in the position's own width.
+pub(crate) fn promotion_in<B: Width>(r: &ChessRules, pos: &Pos<B>, mv: Move) -> Option<u8> {
     if !mv.is_normal() {
         return None;
     }
     let t = mv.piece();
-    let p = r.pieces[t as usize].promotes_to?;
+    let p = r.promotion_type(t, mv.to(), r.pieces[t as usize].promotes_to?);
     let seat = pos.to_move;
-    if !r.table(seat, t).promo_zone.contains(mv.to()) {
+    if !r.table::<B>(seat, t).promo_zone.contains(mv.to()) {
         return None;
     }
     if pos.occ.contains(mv.to()) && !r.options.promote_on_capture {
@@ -553,6 +590,16 @@ pub fn write_coordinate(
     mv: Move,
     f: &mut dyn Write,
 ) -> fmt::Result {
+    write_coordinate_in(r, legal, mv, f)
+}
+
+/// [`write_coordinate`]: it needs the legal moves, not the position.
+pub(crate) fn write_coordinate_in(
+    r: &ChessRules,
+    legal: &[Move],
+    mv: Move,
+    f: &mut dyn Write,
+) -> fmt::Result {
     if mv.is_pass() {
         return f.write_str("pass");
     }
@@ -565,12 +612,23 @@ pub fn write_coordinate(
     if twin {
         f.write_char(r.pieces[mv.piece() as usize].letter)?;
     }
-    write!(f, "{}{}", mv.from(), mv.to())
+    write!(f, "{}{}", r.board.name(mv.from()), r.board.name(mv.to()))
 }
 
 /// Writes a move in SAN-like notation for people: `Nf3`, `exd5`, `e8=F`, `Fd3`, with `+` for
 /// check and `#` for mate (two seats).
 pub fn write_san(r: &ChessRules, pos: &Position, legal: &[Move], mv: Move) -> String {
+    with_pos!(pos, p => write_san_in(r, p, legal, mv))
+}
+
+/// [`write_san`] in the position's own width.
+pub(crate) fn write_san_in<B: Width>(
+    r: &ChessRules,
+    pos: &Pos<B>,
+    legal: &[Move],
+    mv: Move,
+) -> String {
+    let (file, rank) = (|sq| r.board.file(sq), |sq| r.board.rank(sq));
     if mv.is_pass() {
         return "pass".into();
     }
@@ -579,7 +637,7 @@ pub fn write_san(r: &ChessRules, pos: &Position, legal: &[Move], mv: Move) -> St
     }
     if mv.is_phantom() {
         let mut s = String::new();
-        let _ = write_coordinate(r, pos, legal, mv, &mut s);
+        let _ = write_coordinate_in(r, legal, mv, &mut s);
         return s;
     }
     let piece = &r.pieces[mv.piece() as usize];
@@ -587,7 +645,7 @@ pub fn write_san(r: &ChessRules, pos: &Position, legal: &[Move], mv: Move) -> St
     let mut s = String::new();
     if piece.is_pawn() {
         if capture {
-            s.push((b'a' + mv.from().file() as u8) as char);
+            s.push((b'a' + file(mv.from()) as u8) as char);
         }
     } else {
         s.push(piece.letter);
@@ -601,20 +659,20 @@ pub fn write_san(r: &ChessRules, pos: &Position, legal: &[Move], mv: Move) -> St
             })
             .collect();
         if !others.is_empty() {
-            if others.iter().all(|m| m.from().file() != mv.from().file()) {
-                s.push((b'a' + mv.from().file() as u8) as char);
-            } else if others.iter().all(|m| m.from().rank() != mv.from().rank()) {
-                s.push_str(&(mv.from().rank() + 1).to_string());
+            if others.iter().all(|m| file(m.from()) != file(mv.from())) {
+                s.push((b'a' + file(mv.from()) as u8) as char);
+            } else if others.iter().all(|m| rank(m.from()) != rank(mv.from())) {
+                s.push_str(&(rank(mv.from()) + 1).to_string());
             } else {
-                s.push_str(&mv.from().to_string());
+                s.push_str(&r.board.name(mv.from()).to_string());
             }
         }
     }
     if capture {
         s.push('x');
     }
-    s.push_str(&mv.to().to_string());
-    if let Some(p) = promotion(r, pos, mv) {
+    s.push_str(&r.board.name(mv.to()).to_string());
+    if let Some(p) = promotion_in(r, pos, mv) {
         s.push('=');
         s.push(r.pieces[p as usize].letter);
     }
@@ -711,8 +769,8 @@ fn parse_pattern(r: &ChessRules, text: &str) -> Option<Pattern> {
                 return None;
             }
             p.capture = between == "x";
-            p.from_file = Some(a.file());
-            p.from_rank = Some(a.rank());
+            p.from_file = Some(r.board.file(*a));
+            p.from_rank = Some(r.board.rank(*a));
             p.to = Some(*c);
             p.coordinate = true;
         }
@@ -738,9 +796,9 @@ fn parse_pattern(r: &ChessRules, text: &str) -> Option<Pattern> {
 
 /// Finds the legal move `text` names (coordinate or SAN-like). `legal` are the legal moves,
 /// `all` the legal moves before Forçado's filter (to explain a forced capture).
-pub(crate) fn match_move(
+pub(crate) fn match_move<B: Width>(
     r: &ChessRules,
-    pos: &Position,
+    pos: &Pos<B>,
     legal: &[Move],
     all: &[Move],
     text: &str,
@@ -775,8 +833,8 @@ pub(crate) fn match_move(
         if !m.is_board_move() || Some(m.to()) != p.to {
             return false;
         }
-        if p.from_file.is_some_and(|f| f != m.from().file())
-            || p.from_rank.is_some_and(|x| x != m.from().rank())
+        if p.from_file.is_some_and(|f| f != r.board.file(m.from()))
+            || p.from_rank.is_some_and(|x| x != r.board.rank(m.from()))
         {
             return false;
         }
@@ -789,7 +847,7 @@ pub(crate) fn match_move(
         if p.capture && !pos.occ.contains(m.to()) {
             return false;
         }
-        match (p.promotion, promotion(r, pos, *m)) {
+        match (p.promotion, promotion_in(r, pos, *m)) {
             (Some(l), Some(q)) => l == r.pieces[q as usize].letter,
             (Some(_), None) => false,
             _ => true,

@@ -1,6 +1,7 @@
 //! The rule options of the chess family: every switch RULES.md names, with its allowed values,
 //! a one-line explanation, and (once a ruleset is loaded) where its value comes from.
 
+use std::borrow::Cow;
 use std::fmt;
 
 libro_core::option_choice! {
@@ -177,12 +178,12 @@ pub use libro_core::options::{OptionKind, OptionSpec};
 /// An option of a loaded ruleset, for the lobby and `--help`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionInfo {
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// The current value, as it would be written in the file or on `--option`.
     pub value: String,
     /// The allowed values, e.g. `until-first-capture | first-move | none`.
     pub allowed: String,
-    pub explanation: &'static str,
+    pub explanation: Cow<'static, str>,
     /// Where the value comes from (the file's `from`, or "default" / "--option").
     pub source: String,
 }

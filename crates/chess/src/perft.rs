@@ -3,12 +3,17 @@
 //! single seat left) have no children; the repetition and no-progress draws are ignored.
 
 use crate::options::ForcedCapture;
-use crate::position::{MoveList, Position};
-use crate::rules::ChessRules;
+use crate::position::{with_pos, MoveList, Pos, Position};
+use crate::rules::{ChessRules, Width};
 use libro_core::Game as _;
 
 /// Counts the leaves `depth` plies below `pos`, counting the last ply in bulk.
 pub fn perft(r: &ChessRules, pos: &Position, depth: u32) -> u64 {
+    with_pos!(pos, p => perft_in(r, p, depth))
+}
+
+/// [`perft`] in the position's own width.
+pub(crate) fn perft_in<B: Width>(r: &ChessRules, pos: &Pos<B>, depth: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU has the `popcnt` instruction, checked just above.
@@ -21,29 +26,29 @@ pub fn perft(r: &ChessRules, pos: &Position, depth: u32) -> u64 {
 /// x86-64, whose software bit count dominates bulk counting).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn perft_popcnt(r: &ChessRules, pos: &Position, depth: u32) -> u64 {
+fn perft_popcnt<B: Width>(r: &ChessRules, pos: &Pos<B>, depth: u32) -> u64 {
     perft_body!(perft_popcnt, r, pos, depth)
 }
 
-fn perft_plain(r: &ChessRules, pos: &Position, depth: u32) -> u64 {
+fn perft_plain<B: Width>(r: &ChessRules, pos: &Pos<B>, depth: u32) -> u64 {
     perft_body!(perft_plain, r, pos, depth)
 }
 
 /// The perft recursion, expanded into each variant so that the generator inlines into it.
 macro_rules! perft_body {
     ($recurse:ident, $r:expr, $pos:expr, $depth:expr) => {{
-        let (r, pos, depth): (&ChessRules, &Position, u32) = ($r, $pos, $depth);
+        let (r, pos, depth) = ($r, $pos, $depth);
         perft_step(r, pos, depth, |child, d| $recurse(r, child, d))
     }};
 }
 use perft_body;
 
 #[inline(always)]
-fn perft_step(
+fn perft_step<B: Width>(
     r: &ChessRules,
-    pos: &Position,
+    pos: &Pos<B>,
     depth: u32,
-    mut recurse: impl FnMut(&Position, u32) -> u64,
+    mut recurse: impl FnMut(&Pos<B>, u32) -> u64,
 ) -> u64 {
     if depth == 0 {
         return 1;
@@ -75,13 +80,12 @@ fn perft_step(
 /// Perft split by the first move: each legal move in coordinate notation with its count.
 pub fn perft_divide(game: &crate::ChessGame, depth: u32) -> Vec<(String, u64)> {
     let r = game.rules();
-    let pos = game.position();
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     moves
         .iter()
         .map(|&mv| {
-            let mut child = *pos;
+            let mut child = game.position().clone();
             child.play(r, mv);
             let n = if depth <= 1 {
                 1

@@ -1,12 +1,15 @@
 //! The position: a small `Copy` value (bitboards and counters) that move generation reads
-//! and [`Position::play`] updates in place. Copy it to explore (copy-make).
+//! and `play` updates in place; copy it to explore (copy-make). The engine is generic over
+//! the bitboard width ([`Pos`]); [`Position`] holds either width and answers the questions
+//! front ends ask, choosing the width once per call.
 
-use crate::geometry::{bishop_attacks, geometry, rook_attacks, Bitboard, Square};
+use crate::geometry::{Bitboard, Bits, Square, W256};
 use crate::options::{
     BareKing, CaptureRule, DoubleStep, KingCapture, MateTest, Promotion, Stacking, Stalemate,
 };
-use crate::rules::{ChessRules, MAX_SEATS, MAX_TYPES};
+use crate::rules::{ChessRules, Width, MAX_SEATS, MAX_TYPES};
 use arrayvec::ArrayVec;
+use std::fmt;
 
 /// A move: a piece from one square to another, a pass, or (Ludii's four-player opening) a bet.
 ///
@@ -268,16 +271,17 @@ static NEIGHBOURS: ([[[u8; 4]; 16]; 5], [[[u8; 4]; 16]; 5]) = {
     (next, prev)
 };
 
-/// A position of a chess-family game.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Position {
-    pub(crate) seat_bb: [Bitboard; MAX_SEATS],
-    pub(crate) type_bb: [Bitboard; MAX_TYPES],
-    pub(crate) occ: Bitboard,
+/// A position of a chess-family game in bitboards of width `B` (`u64` on the 8x8 board,
+/// [`W256`] on the others): what move generation and perft copy and update.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(crate) struct Pos<B: Bits = u64> {
+    pub(crate) seat_bb: [Bitboard<B>; MAX_SEATS],
+    pub(crate) type_bb: [Bitboard<B>; MAX_TYPES],
+    pub(crate) occ: Bitboard<B>,
     /// Squares holding two pieces of one seat (Short Assize's fers on its pawn).
-    pub(crate) stacked: Bitboard,
+    pub(crate) stacked: Bitboard<B>,
     /// Squares of pieces that have not moved yet (first-move rights of non-pawns).
-    pub(crate) unmoved: Bitboard,
+    pub(crate) unmoved: Bitboard<B>,
     pub(crate) hash: u64,
     /// Plies played since the game's start (bets and passes included).
     pub(crate) ply: u32,
@@ -293,14 +297,38 @@ pub struct Position {
     /// Seats still to place their opening bet (Ludii's four-player game).
     pub(crate) bets_pending: u8,
     /// Ludii's stacking: squares holding an ownerless marker under whatever stands there.
-    pub(crate) ghost: Bitboard,
+    pub(crate) ghost: Bitboard<B>,
     /// Ludii's stacking: each seat's phantom pawns (two seats only).
-    pub(crate) phantom: [Bitboard; 2],
+    pub(crate) phantom: [Bitboard<B>; 2],
+}
+
+/// Written as the 8x8 position always was (`Position { .. }`): a ruleset's canonical text,
+/// and so its digest, includes its start.
+impl<B: Bits> fmt::Debug for Pos<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("seat_bb", &self.seat_bb)
+            .field("type_bb", &self.type_bb)
+            .field("occ", &self.occ)
+            .field("stacked", &self.stacked)
+            .field("unmoved", &self.unmoved)
+            .field("hash", &self.hash)
+            .field("ply", &self.ply)
+            .field("halfmove", &self.halfmove)
+            .field("to_move", &self.to_move)
+            .field("active", &self.active)
+            .field("captured", &self.captured)
+            .field("passes", &self.passes)
+            .field("bets_pending", &self.bets_pending)
+            .field("ghost", &self.ghost)
+            .field("phantom", &self.phantom)
+            .finish()
+    }
 }
 
 /// Receives the legal targets of each piece during generation.
-pub(crate) trait Sink {
-    fn add(&mut self, from: Square, piece: u8, targets: Bitboard);
+pub(crate) trait Sink<B: Bits> {
+    fn add(&mut self, from: Square, piece: u8, targets: Bitboard<B>);
     /// One move that is not a plain piece move (a phantom's).
     fn push_move(&mut self, mv: Move);
     /// Whether the sink needs no more moves (a generator that tests moves one by one may
@@ -314,9 +342,9 @@ pub(crate) trait Sink {
 /// Counts moves (bulk counting at perft leaves).
 pub(crate) struct Counter(pub u64);
 
-impl Sink for Counter {
+impl<B: Bits> Sink<B> for Counter {
     #[inline(always)]
-    fn add(&mut self, _from: Square, _piece: u8, targets: Bitboard) {
+    fn add(&mut self, _from: Square, _piece: u8, targets: Bitboard<B>) {
         self.0 += u64::from(targets.count());
     }
     fn push_move(&mut self, _mv: Move) {
@@ -324,11 +352,12 @@ impl Sink for Counter {
     }
 }
 
-impl Sink for MoveList {
+impl<B: Bits> Sink<B> for MoveList {
     #[inline(always)]
-    fn add(&mut self, from: Square, piece: u8, targets: Bitboard) {
-        // A piece has at most 64 targets: with that much room left, no test of the spill.
-        if self.inline.remaining_capacity() >= 64 && self.spilled.is_empty() {
+    fn add(&mut self, from: Square, piece: u8, targets: Bitboard<B>) {
+        // A piece has at most a board's worth of targets: with that much room left, no test
+        // of the spill.
+        if self.inline.remaining_capacity() >= B::SQUARES && self.spilled.is_empty() {
             for to in targets {
                 self.inline.push(Move::new(from, to, piece));
             }
@@ -346,9 +375,9 @@ impl Sink for MoveList {
 /// Stops at the first move.
 struct Any(bool);
 
-impl Sink for Any {
+impl<B: Bits> Sink<B> for Any {
     #[inline(always)]
-    fn add(&mut self, _from: Square, _piece: u8, targets: Bitboard) {
+    fn add(&mut self, _from: Square, _piece: u8, targets: Bitboard<B>) {
         self.0 |= targets.any();
     }
     fn push_move(&mut self, _mv: Move) {
@@ -360,9 +389,9 @@ impl Sink for Any {
     }
 }
 
-impl Position {
-    pub(crate) fn empty() -> Position {
-        Position {
+impl<B: Width> Pos<B> {
+    pub(crate) fn empty() -> Pos<B> {
+        Pos {
             seat_bb: [Bitboard::EMPTY; MAX_SEATS],
             type_bb: [Bitboard::EMPTY; MAX_TYPES],
             occ: Bitboard::EMPTY,
@@ -381,8 +410,8 @@ impl Position {
         }
     }
 
-    pub(crate) fn from_setup(r: &ChessRules, placed: &[(u8, u8, Square)]) -> Position {
-        let mut p = Position::empty();
+    pub(crate) fn from_setup(r: &ChessRules, placed: &[(u8, u8, Square)]) -> Pos<B> {
+        let mut p = Pos::empty();
         for &(seat, t, sq) in placed {
             p.put(seat, t, sq);
             if !r.pieces[t as usize].is_pawn() && r.extra_types >> t & 1 != 0 {
@@ -418,7 +447,7 @@ impl Position {
         for s in 0..r.num_seats() {
             for t in 0..r.pieces.len() {
                 for sq in self.seat_bb[s] & self.type_bb[t] {
-                    h ^= z.piece[s][t][sq.index()];
+                    h ^= z.piece::<B>(s, t, sq.index());
                 }
             }
         }
@@ -439,26 +468,6 @@ impl Position {
         h
     }
 
-    /// The incremental hash.
-    pub fn hash(&self) -> u64 {
-        self.hash
-    }
-    /// The seat to move.
-    pub fn to_move(&self) -> u8 {
-        self.to_move
-    }
-    /// Plies since the game's start.
-    pub fn ply(&self) -> u32 {
-        self.ply
-    }
-    /// Plies since the last capture or pawn move.
-    pub fn halfmove_clock(&self) -> u16 {
-        self.halfmove
-    }
-    /// Whether a capture has been made in the game.
-    pub fn any_capture(&self) -> bool {
-        self.captured
-    }
     /// Whether seat `s` is still in the game.
     pub fn is_active(&self, s: u8) -> bool {
         self.active >> s & 1 != 0
@@ -467,32 +476,6 @@ impl Position {
     pub fn active_count(&self) -> u32 {
         self.active.count_ones()
     }
-    /// Seats still to place their opening bet.
-    pub fn bets_pending(&self) -> u8 {
-        self.bets_pending
-    }
-    /// The squares of seat `s`'s pieces.
-    pub fn pieces_of(&self, s: u8) -> Bitboard {
-        self.seat_bb[s as usize]
-    }
-    /// The squares of pieces of type `t` (all seats).
-    pub fn pieces_of_type(&self, t: u8) -> Bitboard {
-        self.type_bb[t as usize]
-    }
-    /// Squares holding two pieces.
-    pub fn shared_squares(&self) -> Bitboard {
-        self.stacked
-    }
-    /// Squares of pieces that have not moved (first-move rights).
-    pub fn unmoved(&self) -> Bitboard {
-        self.unmoved
-    }
-    /// Whether the piece on `sq` has not moved yet (first-move rights: the fers' leap, the
-    /// pawn's double step).
-    pub fn is_unmoved(&self, sq: Square) -> bool {
-        self.unmoved.contains(sq)
-    }
-
     /// How many pieces seat `s` has (a shared square counts two).
     pub fn piece_count(&self, s: u8) -> u32 {
         self.seat_bb[s as usize].count() + (self.stacked & self.seat_bb[s as usize]).count()
@@ -565,7 +548,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn seats_bb(&self, seats: u8) -> Bitboard {
+    fn seats_bb(&self, seats: u8) -> Bitboard<B> {
         let mut b = Bitboard::EMPTY;
         let mut m = seats;
         while m != 0 {
@@ -581,9 +564,9 @@ impl Position {
         &self,
         r: &ChessRules,
         sq: Square,
-        occ: Bitboard,
+        occ: Bitboard<B>,
         seats: u8,
-    ) -> Bitboard {
+    ) -> Bitboard<B> {
         let mut acc = Bitboard::EMPTY;
         let mut m = seats;
         while m != 0 {
@@ -597,20 +580,24 @@ impl Position {
                 lt &= lt - 1;
                 let pieces = self.type_bb[t as usize] & theirs;
                 if pieces.any() {
-                    sacc |= pieces & r.table(a, t).capture_rev[sq.index()];
+                    sacc |= pieces & r.table::<B>(a, t).capture_rev[sq.index()];
                 }
             }
             let orth = self.types_bb(r.orth_riders[a as usize]);
             if orth.any() {
-                sacc |= rook_attacks(sq, occ) & orth;
+                sacc |= B::rook(r, sq, occ) & orth;
             }
             let diag = self.types_bb(r.diag_riders[a as usize]);
             if diag.any() {
-                sacc |= bishop_attacks(sq, occ) & diag;
+                sacc |= B::bishop(r, sq, occ) & diag;
             }
             let partial = r.partial_riders[a as usize];
             if partial != 0 {
                 sacc |= self.partial_rider_attackers(r, a, partial, sq, occ);
+            }
+            let walked = r.path_types[a as usize];
+            if walked != 0 {
+                sacc |= self.path_attackers(r, a, walked, sq, occ);
             }
             acc |= sacc & theirs;
         }
@@ -620,7 +607,12 @@ impl Position {
     /// The squares of `capturable` that a piece of type `t` may capture on: all of them
     /// but those of the types it may not take (the fil never takes a fil).
     #[inline(always)]
-    pub(crate) fn capturable_by(&self, r: &ChessRules, t: u8, capturable: Bitboard) -> Bitboard {
+    pub(crate) fn capturable_by(
+        &self,
+        r: &ChessRules,
+        t: u8,
+        capturable: Bitboard<B>,
+    ) -> Bitboard<B> {
         let cannot = r.pieces[t as usize].cannot_capture;
         if cannot == 0 {
             capturable
@@ -630,7 +622,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn types_bb(&self, types: u8) -> Bitboard {
+    fn types_bb(&self, types: u8) -> Bitboard<B> {
         let mut b = Bitboard::EMPTY;
         let mut m = types;
         while m != 0 {
@@ -646,18 +638,17 @@ impl Position {
         a: u8,
         types: u8,
         sq: Square,
-        occ: Bitboard,
-    ) -> Bitboard {
-        let g = geometry();
+        occ: Bitboard<B>,
+    ) -> Bitboard<B> {
         let mut acc = Bitboard::EMPTY;
-        let slide = rook_attacks(sq, occ) | bishop_attacks(sq, occ);
+        let slide = B::rook(r, sq, occ) | B::bishop(r, sq, occ);
         for t in 0..r.pieces.len() as u8 {
             if types >> t & 1 == 0 {
                 continue;
             }
-            let dirs = r.table(a, t).capture_dirs;
+            let dirs = r.table::<B>(a, t).capture_dirs;
             for from in slide & self.type_bb[t as usize] & self.seat_bb[a as usize] {
-                let d = g.direction[from.index()][sq.index()];
+                let d = B::direction(r, from, sq);
                 if d < 8 && dirs >> d & 1 != 0 {
                     acc = acc.with(from);
                 }
@@ -680,7 +671,7 @@ impl Position {
     }
 
     /// The pieces pinned to seat `us`'s king on `ksq` by riders of `attackers`.
-    fn pinned(&self, r: &ChessRules, ksq: Square, own: Bitboard, attackers: u8) -> Bitboard {
+    fn pinned(&self, r: &ChessRules, ksq: Square, own: Bitboard<B>, attackers: u8) -> Bitboard<B> {
         let mut riders = 0u8;
         let mut m = attackers;
         while m != 0 {
@@ -691,7 +682,6 @@ impl Position {
         if (self.types_bb(riders) & self.seats_bb(attackers)).is_empty() {
             return Bitboard::EMPTY;
         }
-        let g = geometry();
         let mut snipers = Bitboard::EMPTY;
         let mut partial = Bitboard::EMPTY;
         let mut m = attackers;
@@ -699,30 +689,29 @@ impl Position {
             let a = m.trailing_zeros() as usize;
             m &= m - 1;
             let theirs = self.seat_bb[a];
+            snipers |= B::rook(r, ksq, Bitboard::EMPTY) & theirs & self.types_bb(r.orth_riders[a]);
             snipers |=
-                rook_attacks(ksq, Bitboard::EMPTY) & theirs & self.types_bb(r.orth_riders[a]);
-            snipers |=
-                bishop_attacks(ksq, Bitboard::EMPTY) & theirs & self.types_bb(r.diag_riders[a]);
-            partial |= (rook_attacks(ksq, Bitboard::EMPTY) | bishop_attacks(ksq, Bitboard::EMPTY))
+                B::bishop(r, ksq, Bitboard::EMPTY) & theirs & self.types_bb(r.diag_riders[a]);
+            partial |= (B::rook(r, ksq, Bitboard::EMPTY) | B::bishop(r, ksq, Bitboard::EMPTY))
                 & theirs
                 & self.types_bb(r.partial_riders[a]);
         }
         for s in partial {
             // A partial rider pins only if it captures in the direction of the king.
             let a = self.seat_at(r, s).unwrap_or(0);
-            let d = g.direction[s.index()][ksq.index()];
+            let d = B::direction(r, s, ksq);
             let t = (0..r.pieces.len() as u8).find(|&t| {
                 self.type_bb[t as usize].contains(s) && r.partial_riders[a as usize] >> t & 1 != 0
             });
             if let Some(t) = t {
-                if d < 8 && r.table(a, t).capture_dirs >> d & 1 != 0 {
+                if d < 8 && r.table::<B>(a, t).capture_dirs >> d & 1 != 0 {
                     snipers = snipers.with(s);
                 }
             }
         }
         let mut pinned = Bitboard::EMPTY;
         for s in snipers {
-            let b = Bitboard(g.between[ksq.index()][s.index()]) & self.occ;
+            let b = B::between(r, ksq, s) & self.occ;
             if b.any() && !b.more_than_one() && (b & own).any() {
                 pinned |= b;
             }
@@ -737,7 +726,7 @@ impl Position {
         };
         (0..r.pieces.len() as u8).any(|t| {
             self.type_bb[t as usize].contains(c)
-                && r.table(a, t).capture_rev[ksq.index()].contains(c)
+                && r.table::<B>(a, t).capture_rev[ksq.index()].contains(c)
         })
     }
 
@@ -749,19 +738,19 @@ impl Position {
         us: u8,
         t: u8,
         sq: Square,
-        empty: Bitboard,
-        capt: Bitboard,
-    ) -> Bitboard {
-        let tb = r.table(us, t);
+        empty: Bitboard<B>,
+        capt: Bitboard<B>,
+    ) -> Bitboard<B> {
+        let tb = r.table::<B>(us, t);
         let mut targets = (tb.quiet[sq.index()] & empty) | (tb.capture[sq.index()] & capt);
         let dirs = tb.quiet_dirs | tb.capture_dirs;
         if dirs != 0 {
             let mut slide = Bitboard::EMPTY;
             if dirs & 0x55 != 0 {
-                slide |= rook_attacks(sq, self.occ);
+                slide |= B::rook(r, sq, self.occ);
             }
             if dirs & 0xAA != 0 {
-                slide |= bishop_attacks(sq, self.occ);
+                slide |= B::bishop(r, sq, self.occ);
             }
             if tb.quiet_dirs == tb.capture_dirs
                 && (dirs & 0x55 == 0 || dirs & 0x55 == 0x55)
@@ -769,15 +758,14 @@ impl Position {
             {
                 targets |= slide & (empty | capt);
             } else {
-                let g = geometry();
                 let mut qmask = Bitboard::EMPTY;
                 let mut cmask = Bitboard::EMPTY;
                 for d in 0..8 {
                     if tb.quiet_dirs >> d & 1 != 0 {
-                        qmask |= Bitboard(g.ray[d][sq.index()]);
+                        qmask |= B::ray(r, d, sq);
                     }
                     if tb.capture_dirs >> d & 1 != 0 {
-                        cmask |= Bitboard(g.ray[d][sq.index()]);
+                        cmask |= B::ray(r, d, sq);
                     }
                 }
                 targets |= (slide & qmask & empty) | (slide & cmask & capt);
@@ -806,15 +794,79 @@ impl Position {
                 }
             }
         }
+        if r.path_types[us as usize] >> t & 1 != 0 {
+            targets |= tb.path_targets(sq, self.occ, empty, capt);
+        }
         targets
+    }
+
+    /// The pieces of seat `a` with walked moves (types `types`) that capture on `sq`.
+    fn path_attackers(
+        &self,
+        r: &ChessRules,
+        a: u8,
+        types: u8,
+        sq: Square,
+        occ: Bitboard<B>,
+    ) -> Bitboard<B> {
+        let mut acc = Bitboard::EMPTY;
+        let target = sq.bb();
+        for t in 0..r.pieces.len() as u8 {
+            if types >> t & 1 == 0 {
+                continue;
+            }
+            let tb = r.table::<B>(a, t);
+            for from in self.type_bb[t as usize] & self.seat_bb[a as usize] {
+                if tb.path_targets(from, occ, Bitboard::EMPTY, target).any() {
+                    acc = acc.with(from);
+                }
+            }
+        }
+        acc
+    }
+
+    /// Generates the legal moves by playing each pseudo-legal one and looking at the king:
+    /// for rulesets with walked moves, where a hopper's screen makes pins and checks that
+    /// the line tests do not see.
+    fn generate_tested<S: Sink<B>>(&self, r: &ChessRules, sink: &mut S) {
+        let us = self.to_move;
+        let own = self.seat_bb[us as usize];
+        let empty = !self.occ;
+        let capturable = self.seats_bb(self.target_seats(r, us));
+        for t in 0..r.pieces.len() as u8 {
+            let bb = self.type_bb[t as usize] & own;
+            if bb.is_empty() {
+                continue;
+            }
+            let capt = self.capturable_by(r, t, capturable);
+            for sq in bb {
+                let mut legal = Bitboard::<B>::EMPTY;
+                for to in self.piece_targets(r, us, t, sq, empty, capt) {
+                    let mut child = *self;
+                    let mut fx = Effects::default();
+                    child.play_piece(r, Move::new(sq, to, t), &mut fx);
+                    if !child.in_check(r, us) {
+                        legal = legal.with(to);
+                    }
+                }
+                sink.add(sq, t, legal);
+                if sink.done() {
+                    return;
+                }
+            }
+        }
     }
 
     /// Generates the legal moves of the seat to move (no passes, no bets, no forced-capture
     /// filter) into `sink`.
     #[inline(always)]
-    pub(crate) fn generate<S: Sink>(&self, r: &ChessRules, sink: &mut S) {
+    pub(crate) fn generate<S: Sink<B>>(&self, r: &ChessRules, sink: &mut S) {
         if r.options.stacking == Stacking::Ludii {
             self.generate_ludii(r, sink);
+            return;
+        }
+        if r.test_each_move {
+            self.generate_tested(r, sink);
             return;
         }
         let us = self.to_move;
@@ -823,13 +875,12 @@ impl Position {
         let empty = !occ;
         let capturable = self.seats_bb(self.target_seats(r, us));
         let attackers = self.attacker_seats(r, us);
-        let g = geometry();
         let king = self.king_square(r, us);
         let mut evasion = Bitboard::FULL;
         let mut pinned = Bitboard::EMPTY;
         // Where the king may go: tested square by square, or from one attack map of the
         // attacking seats when they have few pieces for the squares to test.
-        let mut king_safe: Option<Bitboard> = None;
+        let mut king_safe: Option<Bitboard<B>> = None;
         if let Some(ksq) = king {
             let k = r.royal.expect("a king square implies a royal type");
             let kcapt = self.capturable_by(r, k, capturable);
@@ -860,7 +911,7 @@ impl Position {
                 evasion = if self.leap_check(r, c, ksq) {
                     c.bb()
                 } else {
-                    Bitboard(g.between[ksq.index()][c.index()]) | c.bb()
+                    B::between(r, ksq, c) | c.bb()
                 };
             }
             pinned = self.pinned(r, ksq, own, attackers);
@@ -878,7 +929,7 @@ impl Position {
                 let mut targets = self.piece_targets(r, us, t, sq, empty, capt) & evasion;
                 if pinned.contains(sq) {
                     if let Some(ksq) = king {
-                        targets &= Bitboard(g.line[ksq.index()][sq.index()]);
+                        targets &= B::line(r, ksq, sq);
                     }
                 }
                 sink.add(sq, t, targets);
@@ -898,10 +949,9 @@ impl Position {
         &self,
         r: &ChessRules,
         seats: u8,
-        occ: Bitboard,
+        occ: Bitboard<B>,
         target: Square,
-    ) -> (Bitboard, Bitboard) {
-        let g = geometry();
+    ) -> (Bitboard<B>, Bitboard<B>) {
         let mut danger = Bitboard::EMPTY;
         let mut hitting = Bitboard::EMPTY;
         let mut m = seats;
@@ -914,7 +964,7 @@ impl Position {
                 if pieces.is_empty() {
                     continue;
                 }
-                let tb = r.table(a, t);
+                let tb = r.table::<B>(a, t);
                 if !tb.has_capture_leaps && tb.capture_dirs == 0 {
                     continue;
                 }
@@ -923,10 +973,10 @@ impl Position {
                     if tb.capture_dirs != 0 {
                         let mut slide = Bitboard::EMPTY;
                         if tb.capture_dirs & 0x55 != 0 {
-                            slide |= rook_attacks(sq, occ);
+                            slide |= B::rook(r, sq, occ);
                         }
                         if tb.capture_dirs & 0xAA != 0 {
-                            slide |= bishop_attacks(sq, occ);
+                            slide |= B::bishop(r, sq, occ);
                         }
                         if tb.capture_dirs & 0x55 != 0x55 && tb.capture_dirs & 0x55 != 0
                             || tb.capture_dirs & 0xAA != 0xAA && tb.capture_dirs & 0xAA != 0
@@ -934,7 +984,7 @@ impl Position {
                             let mut rays = Bitboard::EMPTY;
                             for d in 0..8 {
                                 if tb.capture_dirs >> d & 1 != 0 {
-                                    rays |= Bitboard(g.ray[d][sq.index()]);
+                                    rays |= B::ray(r, d, sq);
                                 }
                             }
                             slide &= rays;
@@ -953,13 +1003,13 @@ impl Position {
 
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn king_moves<S: Sink>(
+    fn king_moves<S: Sink<B>>(
         &self,
         r: &ChessRules,
         us: u8,
         ksq: Square,
-        empty: Bitboard,
-        capturable: Bitboard,
+        empty: Bitboard<B>,
+        capturable: Bitboard<B>,
         attackers: u8,
         sink: &mut S,
     ) {
@@ -1060,7 +1110,7 @@ impl Position {
     /// opposing piece attacks (what is usually left in the long endings of random games).
     /// `false` means "look at every move".
     fn has_free_piece_move(&self, r: &ChessRules) -> bool {
-        if r.options.stacking == Stacking::Ludii {
+        if r.options.stacking == Stacking::Ludii || r.test_each_move {
             return false;
         }
         let us = self.to_move;
@@ -1071,7 +1121,7 @@ impl Position {
         if self.attackers_to(r, ksq, self.occ, attackers).any() {
             return false;
         }
-        let lines = rook_attacks(ksq, Bitboard::EMPTY) | bishop_attacks(ksq, Bitboard::EMPTY);
+        let lines = B::rook(r, ksq, Bitboard::EMPTY) | B::bishop(r, ksq, Bitboard::EMPTY);
         let free = self.seat_bb[us as usize] & !lines & !ksq.bb();
         let empty = !self.occ;
         let capturable = self.seats_bb(self.target_seats(r, us));
@@ -1119,7 +1169,7 @@ impl Position {
         let mine = self.seat_bb[s as usize];
         for t in 0..r.pieces.len() {
             for sq in self.type_bb[t] & mine {
-                self.hash ^= r.zobrist.piece[s as usize][t][sq.index()];
+                self.hash ^= r.zobrist.piece::<B>(s as usize, t, sq.index());
             }
             self.type_bb[t] &= !mine;
         }
@@ -1200,7 +1250,7 @@ impl Position {
             for vt in 0..r.pieces.len() {
                 if self.type_bb[vt].contains(to) {
                     self.type_bb[vt] ^= tbit;
-                    self.hash ^= z.piece[v][vt][to.index()];
+                    self.hash ^= z.piece::<B>(v, vt, to.index());
                     count += 1;
                 }
             }
@@ -1218,7 +1268,7 @@ impl Position {
             fx.captured = Some((v as u8, count));
         }
         self.type_bb[t] ^= fb | tbit;
-        self.hash ^= z.piece[seat][t][from.index()] ^ z.piece[seat][t][to.index()];
+        self.hash ^= z.piece::<B>(seat, t, from.index()) ^ z.piece::<B>(seat, t, to.index());
         let vacated = !self.stacked.contains(from);
         if vacated {
             self.seat_bb[seat] ^= fb;
@@ -1234,9 +1284,10 @@ impl Position {
             self.unmoved &= !fb;
         }
         let piece = &r.pieces[t];
-        if let Some(p) = piece.promotes_to {
+        if let Some(fixed) = piece.promotes_to {
+            let p = r.promotion_type(mv.piece, to, fixed);
             self.halfmove = 0;
-            let tb = r.table(seat as u8, mv.piece);
+            let tb = r.table::<B>(seat as u8, mv.piece);
             if tb.promo_zone.contains(to)
                 && (!capture || r.options.promote_on_capture)
                 && (r.options.promotion == Promotion::Always
@@ -1244,7 +1295,8 @@ impl Position {
             {
                 self.type_bb[t] ^= tbit;
                 self.type_bb[p as usize] ^= tbit;
-                self.hash ^= z.piece[seat][t][to.index()] ^ z.piece[seat][p as usize][to.index()];
+                self.hash ^=
+                    z.piece::<B>(seat, t, to.index()) ^ z.piece::<B>(seat, p as usize, to.index());
                 if r.options.promoted_fers_leaps && r.extra_types >> p & 1 != 0 {
                     self.unmoved |= tbit;
                 }
@@ -1342,6 +1394,161 @@ impl Position {
     }
 }
 
+/// A position of a chess-family game, in the width its ruleset uses: what a game holds and
+/// front ends ask about. Cheap to clone on the 8x8 board (the wide one is boxed).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position(pub(crate) Repr);
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Repr::Narrow(p) => p.fmt(f),
+            Repr::Wide(p) => p.fmt(f),
+        }
+    }
+}
+
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) enum Repr {
+    Narrow(Pos<u64>),
+    Wide(Box<Pos<W256>>),
+}
+
+/// Runs `$body` with `$p` bound to the position in its own width (a shared reference).
+macro_rules! with_pos {
+    ($pos:expr, $p:ident => $body:expr) => {
+        match &$pos.0 {
+            $crate::position::Repr::Narrow($p) => $body,
+            $crate::position::Repr::Wide(boxed) => {
+                let $p = &**boxed;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_pos;
+
+/// As `with_pos!`, with `$p` a mutable reference.
+macro_rules! with_pos_mut {
+    ($pos:expr, $p:ident => $body:expr) => {
+        match &mut $pos.0 {
+            $crate::position::Repr::Narrow($p) => $body,
+            $crate::position::Repr::Wide(boxed) => {
+                let $p = &mut **boxed;
+                $body
+            }
+        }
+    };
+}
+
+impl From<Pos<u64>> for Position {
+    fn from(p: Pos<u64>) -> Position {
+        Position(Repr::Narrow(p))
+    }
+}
+
+impl From<Pos<W256>> for Position {
+    fn from(p: Pos<W256>) -> Position {
+        Position(Repr::Wide(Box::new(p)))
+    }
+}
+
+impl Position {
+    /// The incremental hash.
+    pub fn hash(&self) -> u64 {
+        with_pos!(self, p => p.hash)
+    }
+    /// The seat to move.
+    pub fn to_move(&self) -> u8 {
+        with_pos!(self, p => p.to_move)
+    }
+    /// Plies since the game's start.
+    pub fn ply(&self) -> u32 {
+        with_pos!(self, p => p.ply)
+    }
+    /// Plies since the last capture or pawn move.
+    pub fn halfmove_clock(&self) -> u16 {
+        with_pos!(self, p => p.halfmove)
+    }
+    /// Whether a capture has been made in the game.
+    pub fn any_capture(&self) -> bool {
+        with_pos!(self, p => p.captured)
+    }
+    /// Whether seat `s` is still in the game.
+    pub fn is_active(&self, s: u8) -> bool {
+        with_pos!(self, p => p.is_active(s))
+    }
+    /// The number of seats still in the game.
+    pub fn active_count(&self) -> u32 {
+        with_pos!(self, p => p.active_count())
+    }
+    /// Seats still to place their opening bet.
+    pub fn bets_pending(&self) -> u8 {
+        with_pos!(self, p => p.bets_pending)
+    }
+    /// Whether the piece on `sq` has not moved yet (first-move rights).
+    pub fn is_unmoved(&self, sq: Square) -> bool {
+        with_pos!(self, p => p.unmoved.contains(sq))
+    }
+    /// Whether `sq` holds two pieces.
+    pub fn is_shared(&self, sq: Square) -> bool {
+        with_pos!(self, p => p.stacked.contains(sq))
+    }
+    /// How many pieces seat `s` has (a shared square counts two).
+    pub fn piece_count(&self, s: u8) -> u32 {
+        with_pos!(self, p => p.piece_count(s))
+    }
+    /// The squares of seat `s`'s pieces, lowest first.
+    pub fn squares_of(&self, s: u8) -> Vec<Square> {
+        with_pos!(self, p => p.seat_bb[s as usize].collect())
+    }
+    /// The seat owning the piece(s) on `sq`.
+    pub fn seat_at(&self, r: &ChessRules, sq: Square) -> Option<u8> {
+        with_pos!(self, p => p.seat_at(r, sq))
+    }
+    /// The piece types on `sq` (two on a shared square), as a bit set.
+    pub fn types_at(&self, r: &ChessRules, sq: Square) -> u8 {
+        with_pos!(self, p => p.types_at(r, sq))
+    }
+    /// Where seat `s`'s king stands, if the ruleset has kings and it still has one.
+    pub fn king_square(&self, r: &ChessRules, s: u8) -> Option<Square> {
+        with_pos!(self, p => p.king_square(r, s))
+    }
+    /// The next active seat after `s` in turn order (`s` itself if it is the only one).
+    pub fn next_active(&self, n: usize, s: u8) -> u8 {
+        with_pos!(self, p => p.next_active(n, s))
+    }
+    /// Whether seat `s`'s king is attacked by a seat allowed to capture it.
+    pub fn in_check(&self, r: &ChessRules, s: u8) -> bool {
+        with_pos!(self, p => p.in_check(r, s))
+    }
+    /// The legal moves of the seat to move (see the engine's rules for passes and bets).
+    pub fn legal_moves(&self, r: &ChessRules, out: &mut MoveList) {
+        with_pos!(self, p => p.legal_moves(r, out))
+    }
+    /// Plays a legal move of the seat to move; returns what it did besides moving a piece.
+    pub fn play(&mut self, r: &ChessRules, mv: Move) -> Effects {
+        with_pos_mut!(self, p => p.play(r, mv))
+    }
+    /// Consecutive passes just played.
+    pub(crate) fn passes(&self) -> u8 {
+        with_pos!(self, p => p.passes)
+    }
+    pub(crate) fn has_piece_move(&self, r: &ChessRules) -> bool {
+        with_pos!(self, p => p.has_piece_move(r))
+    }
+    pub(crate) fn bare_king_winner(&self, r: &ChessRules) -> Option<u8> {
+        with_pos!(self, p => p.bare_king_winner(r))
+    }
+    pub(crate) fn compute_hash(&self, r: &ChessRules) -> u64 {
+        with_pos!(self, p => p.compute_hash(r))
+    }
+    /// The piece moves before passes, bets and Forçado's filter.
+    pub(crate) fn generate(&self, r: &ChessRules, out: &mut MoveList) {
+        with_pos!(self, p => p.generate(r, out))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1368,7 +1575,7 @@ mod tests {
             let text = std::fs::read_to_string(&path).expect("a shipped ruleset");
             let r = ChessRules::from_toml(&text, &path, &[]).expect("a valid ruleset");
             for _ in 0..6 {
-                let mut pos = r.start;
+                let mut pos = *<u64 as Width>::of(&r.start);
                 let mut moves = MoveList::new();
                 for _ in 0..600 {
                     pos.legal_moves(&r, &mut moves);
@@ -1415,13 +1622,13 @@ black = "Ke8"
 "#;
         let r = ChessRules::from_toml(text, "test", &[]).unwrap();
         let fen = "QQQQQwwk/Q3Qwww/Q3QQwQ/Q3Q1QQ/Q6Q/Q6Q/QQQQQQ1Q/K1Q4Q w - - 0 1";
-        let (pos, _) = crate::notation::parse_position(&r, fen).unwrap();
+        let (pos, _) = crate::notation::parse_position_in::<u64>(&r, fen).unwrap();
         let mut moves = MoveList::new();
         pos.legal_moves(&r, &mut moves);
         assert!(moves.len() > 256, "{} moves", moves.len());
         assert_eq!(
             moves.len() as u64,
-            crate::perft(&r, &pos, 1),
+            crate::perft::perft_in(&r, &pos, 1),
             "the bulk count"
         );
         let distinct: std::collections::HashSet<Move> = moves.iter().copied().collect();

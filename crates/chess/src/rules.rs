@@ -1,12 +1,15 @@
 //! A loaded chess-family ruleset: the definition file parsed, checked and turned into move
 //! tables once, so that move generation only looks things up.
 
-use crate::betza::{self, BetzaMove};
-use crate::geometry::{Bitboard, Board, Direction, Square};
+use crate::betza::{self, BetzaMove, Hop};
+use crate::geometry::{
+    bishop_attacks, geometry, rook_attacks, Bitboard, Bits, Board, Direction, Square, WideGeometry,
+    W256,
+};
 use crate::options::{
     self, BareKing, DoubleStep, FersLeap, ForcedCapture, OptionInfo, Options, Stalemate,
 };
-use crate::position::Position;
+use crate::position::{Pos, Position, Repr};
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use std::collections::BTreeMap;
@@ -83,42 +86,203 @@ impl PieceInfo {
 
 /// One extra move from a square: a first-move or lame leap onto an empty square.
 #[derive(Copy, Clone, Debug)]
-pub(crate) struct Extra {
+pub(crate) struct Extra<B: Bits> {
     pub to: Square,
     /// Squares that must be empty (the square passed over by a lame move).
-    pub block: Bitboard,
+    pub block: Bitboard<B>,
     pub initial: bool,
 }
 
+/// One walked move from a square (limited ranges, hoppers, bent moves): its squares in
+/// order, `len` of them from `start` in [`PieceTables::path_squares`].
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Path {
+    pub start: u32,
+    pub len: u8,
+    pub hop: Hop,
+    pub quiet: bool,
+    pub capture: bool,
+}
+
 /// The move tables of one piece type for one seat.
-pub(crate) struct PieceTables {
-    pub quiet: [Bitboard; 64],
-    pub capture: [Bitboard; 64],
+pub(crate) struct PieceTables<B: Bits> {
+    pub quiet: B::PerSquare<Bitboard<B>>,
+    pub capture: B::PerSquare<Bitboard<B>>,
     /// `capture_rev[sq]`: the squares from which this piece captures on `sq` by a leap.
-    pub capture_rev: [Bitboard; 64],
+    pub capture_rev: B::PerSquare<Bitboard<B>>,
     /// Rider directions (bit `d` for [`Direction`] `d`), for moves and for captures.
     pub quiet_dirs: u8,
     pub capture_dirs: u8,
     /// `extra_index[sq]` = (start, len) into `extras`.
-    pub extra_index: [(u16, u8); 64],
-    pub extras: Vec<Extra>,
-    pub promo_zone: Bitboard,
+    pub extra_index: B::PerSquare<(u32, u8)>,
+    pub extras: Vec<Extra<B>>,
+    /// `path_index[sq]` = (start, len) into `paths`.
+    pub path_index: B::PerSquare<(u32, u8)>,
+    pub paths: Vec<Path>,
+    pub path_squares: Vec<Square>,
+    pub promo_zone: Bitboard<B>,
     /// Where this seat's pieces of this type start (first-move rights of pawns).
-    pub start: Bitboard,
+    pub start: Bitboard<B>,
     pub has_leaps: bool,
     pub has_capture_leaps: bool,
 }
 
+impl<B: Bits> PieceTables<B> {
+    /// The walked moves from `sq`.
+    #[inline]
+    pub(crate) fn paths_from(&self, sq: Square) -> &[Path] {
+        let (start, len) = self.path_index[sq.index()];
+        &self.paths[start as usize..start as usize + usize::from(len)]
+    }
+
+    /// The squares of `p` in order.
+    #[inline]
+    pub(crate) fn squares_of(&self, p: &Path) -> &[Square] {
+        &self.path_squares[p.start as usize..p.start as usize + usize::from(p.len)]
+    }
+
+    /// The targets of the walked moves from `sq`: quiet ones onto `empty`, captures onto
+    /// `capt`, with blockers `occ`.
+    pub(crate) fn path_targets(
+        &self,
+        sq: Square,
+        occ: Bitboard<B>,
+        empty: Bitboard<B>,
+        capt: Bitboard<B>,
+    ) -> Bitboard<B> {
+        let mut out = Bitboard::EMPTY;
+        for p in self.paths_from(sq) {
+            let mut screened = p.hop == Hop::None;
+            for &to in self.squares_of(p) {
+                if !occ.contains(to) {
+                    if screened && p.quiet && empty.contains(to) {
+                        out = out.with(to);
+                    }
+                    if screened && p.hop == Hop::Grasshopper {
+                        break;
+                    }
+                    continue;
+                }
+                if screened {
+                    if p.capture && capt.contains(to) {
+                        out = out.with(to);
+                    }
+                    break;
+                }
+                screened = true;
+            }
+        }
+        out
+    }
+}
+
+/// What the engine needs of a bitboard width: the ruleset's tables and sliding geometry for
+/// it. `u64` serves the 8x8 board (magic tables), [`W256`] every other size (ray scans).
+pub(crate) trait Width: Bits {
+    fn tables(r: &ChessRules) -> &[PieceTables<Self>];
+    fn rook(r: &ChessRules, sq: Square, occ: Bitboard<Self>) -> Bitboard<Self>;
+    fn bishop(r: &ChessRules, sq: Square, occ: Bitboard<Self>) -> Bitboard<Self>;
+    /// The squares from `sq` in direction `d`, excluding `sq`.
+    fn ray(r: &ChessRules, d: usize, sq: Square) -> Bitboard<Self>;
+    /// The squares strictly between two aligned squares (else empty).
+    fn between(r: &ChessRules, a: Square, b: Square) -> Bitboard<Self>;
+    /// The whole line through two aligned squares (else empty).
+    fn line(r: &ChessRules, a: Square, b: Square) -> Bitboard<Self>;
+    /// The direction from `a` towards aligned `b`, or 8.
+    fn direction(r: &ChessRules, a: Square, b: Square) -> u8;
+    /// The position in this width (a ruleset's positions all have its width).
+    fn of(p: &Position) -> &Pos<Self>;
+}
+
+impl Width for u64 {
+    #[inline(always)]
+    fn tables(r: &ChessRules) -> &[PieceTables<u64>] {
+        &r.narrow
+    }
+    #[inline(always)]
+    fn rook(_: &ChessRules, sq: Square, occ: Bitboard) -> Bitboard {
+        rook_attacks(sq, occ)
+    }
+    #[inline(always)]
+    fn bishop(_: &ChessRules, sq: Square, occ: Bitboard) -> Bitboard {
+        bishop_attacks(sq, occ)
+    }
+    #[inline(always)]
+    fn ray(_: &ChessRules, d: usize, sq: Square) -> Bitboard {
+        Bitboard(geometry().ray[d][sq.index()])
+    }
+    #[inline(always)]
+    fn between(_: &ChessRules, a: Square, b: Square) -> Bitboard {
+        Bitboard(geometry().between[a.index()][b.index()])
+    }
+    #[inline(always)]
+    fn line(_: &ChessRules, a: Square, b: Square) -> Bitboard {
+        Bitboard(geometry().line[a.index()][b.index()])
+    }
+    #[inline(always)]
+    fn direction(_: &ChessRules, a: Square, b: Square) -> u8 {
+        geometry().direction[a.index()][b.index()]
+    }
+    fn of(p: &Position) -> &Pos<u64> {
+        match &p.0 {
+            Repr::Narrow(p) => p,
+            Repr::Wide(_) => unreachable!("an 8x8 ruleset holds 64-bit positions"),
+        }
+    }
+}
+
+impl Width for W256 {
+    #[inline(always)]
+    fn tables(r: &ChessRules) -> &[PieceTables<W256>] {
+        &r.wide
+    }
+    #[inline(always)]
+    fn rook(r: &ChessRules, sq: Square, occ: Bitboard<W256>) -> Bitboard<W256> {
+        r.wide_geo.rook(sq, occ)
+    }
+    #[inline(always)]
+    fn bishop(r: &ChessRules, sq: Square, occ: Bitboard<W256>) -> Bitboard<W256> {
+        r.wide_geo.bishop(sq, occ)
+    }
+    #[inline(always)]
+    fn ray(r: &ChessRules, d: usize, sq: Square) -> Bitboard<W256> {
+        r.wide_geo.ray(d, sq)
+    }
+    #[inline(always)]
+    fn between(r: &ChessRules, a: Square, b: Square) -> Bitboard<W256> {
+        r.wide_geo.between(a, b)
+    }
+    #[inline(always)]
+    fn line(r: &ChessRules, a: Square, b: Square) -> Bitboard<W256> {
+        r.wide_geo.line(a, b)
+    }
+    #[inline(always)]
+    fn direction(r: &ChessRules, a: Square, b: Square) -> u8 {
+        r.wide_geo.direction(a, b)
+    }
+    fn of(p: &Position) -> &Pos<W256> {
+        match &p.0 {
+            Repr::Wide(p) => p,
+            Repr::Narrow(_) => unreachable!("a wide ruleset holds 256-bit positions"),
+        }
+    }
+}
+
+/// The most squares a board may have.
+pub(crate) const MAX_SQUARES: usize = 256;
+
 /// Random keys for incremental position hashing.
 pub(crate) struct Zobrist {
-    pub piece: [[[u64; 64]; MAX_TYPES]; MAX_SEATS],
-    pub unmoved: [u64; 64],
+    /// Index `(seat * MAX_TYPES + type) * B::SQUARES + square`: the 8x8 keys packed in the
+    /// first 16 KB.
+    piece: Box<[u64; MAX_SEATS * MAX_TYPES * MAX_SQUARES]>,
+    pub unmoved: [u64; MAX_SQUARES],
     pub captured: u64,
     pub to_move: [u64; MAX_SEATS],
     pub bets: [u64; MAX_SEATS + 1],
     pub passes: [u64; MAX_SEATS + 1],
-    pub ghost: [u64; 64],
-    pub phantom: [[u64; 64]; 2],
+    pub ghost: [u64; MAX_SQUARES],
+    pub phantom: [[u64; MAX_SQUARES]; 2],
 }
 
 /// A loaded chess-family ruleset.
@@ -132,8 +296,18 @@ pub struct ChessRules {
     pub(crate) pieces: Vec<PieceInfo>,
     pub(crate) options: Options,
     option_sources: BTreeMap<&'static str, String>,
-    /// Index `seat * MAX_TYPES + type`.
-    pub(crate) tables: Vec<PieceTables>,
+    /// The readings the file declares, with their chosen values.
+    readings: Vec<Reading>,
+    /// Types that promote as the start piece of the square they reach (bit set), and that
+    /// piece's type per square (`u8::MAX`: none, a king or a pawn).
+    pub(crate) promote_as_start: u8,
+    pub(crate) start_type: Box<[u8; MAX_SQUARES]>,
+    /// Index `seat * MAX_TYPES + type`: the 8x8 tables (`narrow`) or those of any other
+    /// size (`wide`); the other is empty.
+    pub(crate) narrow: Vec<PieceTables<u64>>,
+    pub(crate) wide: Vec<PieceTables<W256>>,
+    /// Rays and sliding attacks of the board in 256-bit words (used by `wide` rulesets).
+    pub(crate) wide_geo: WideGeometry,
     pub(crate) zobrist: Box<Zobrist>,
     pub(crate) royal: Option<u8>,
     /// Types that capture by leaping, and types riding orthogonally / diagonally in all
@@ -145,6 +319,11 @@ pub struct ChessRules {
     pub(crate) partial_riders: [u8; MAX_SEATS],
     /// Types with first-move or lame moves.
     pub(crate) extra_types: u8,
+    /// Types with walked moves (limited ranges, hoppers, bent moves), per seat: their
+    /// moves are tested for legality one by one (a hopper's screen can be any piece).
+    pub(crate) path_types: [u8; MAX_SEATS],
+    /// Whether any seat has such types.
+    pub(crate) test_each_move: bool,
     /// Forçado's power order: rank as victim (0 = most powerful; 255 = never forced) and as
     /// capturer (0 = least powerful, preferred).
     pub(crate) victim_rank: [u8; MAX_TYPES],
@@ -157,10 +336,14 @@ impl ChessRules {
     /// as text that is the same for the same rules however the file was written (names,
     /// titles, sources, comments and layout left out). What a ruleset digest is taken of.
     pub fn canonical(&self) -> String {
-        format!(
+        let mut text = format!(
             "chess\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
             self.board, self.seats, self.pieces, self.options, self.start
-        )
+        );
+        if self.promote_as_start != 0 {
+            text.push_str(&format!("\npromote_as_start {}", self.promote_as_start));
+        }
+        text
     }
 }
 
@@ -193,6 +376,29 @@ struct FileDef {
     /// Each entry read as plain TOML first, so that a malformed one is reported with its
     /// own key and line.
     rules: Ordered<Spanned<toml::Value>>,
+    #[serde(default)]
+    readings: Ordered<Spanned<ReadingDef>>,
+}
+
+/// A reading declared by the file: an option of its own that sets pieces' moves where the
+/// sources disagree (`choices`: value -> piece name -> Betza).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReadingDef {
+    explanation: String,
+    value: String,
+    from: String,
+    choices: Ordered<Ordered<String>>,
+}
+
+/// A reading of the loaded ruleset, as [`ChessRules::options`] lists it.
+#[derive(Clone, Debug)]
+struct Reading {
+    name: String,
+    explanation: String,
+    value: String,
+    allowed: Vec<String>,
+    source: String,
 }
 
 #[derive(Deserialize)]
@@ -230,6 +436,10 @@ struct PieceDef {
     advance: Option<String>,
     #[serde(default)]
     cannot_capture: Vec<String>,
+    /// Promotes to the piece that stood on the square it reaches at the start (Grant
+    /// Acedrex), or to `promotes_to` where that was a king, a pawn or nothing.
+    #[serde(default)]
+    promotes_as_start: bool,
 }
 
 #[derive(Deserialize)]
@@ -324,6 +534,26 @@ impl ChessRules {
         origin: &str,
         overrides: &[(String, String)],
     ) -> Result<ChessRules, RulesetError> {
+        Self::load(text, origin, overrides, WidthChoice::Fitting)
+    }
+
+    /// As [`ChessRules::from_toml`], but holding positions in 256-bit words whatever the
+    /// board: for measuring one wide type for every board against the fitting widths.
+    #[doc(hidden)]
+    pub fn from_toml_wide(
+        text: &str,
+        origin: &str,
+        overrides: &[(String, String)],
+    ) -> Result<ChessRules, RulesetError> {
+        Self::load(text, origin, overrides, WidthChoice::Wide)
+    }
+
+    fn load(
+        text: &str,
+        origin: &str,
+        overrides: &[(String, String)],
+        width: WidthChoice,
+    ) -> Result<ChessRules, RulesetError> {
         let ld = Loader { text, origin };
         let def: FileDef = toml::from_str(text).map_err(|e| RulesetError {
             file: origin.to_string(),
@@ -357,12 +587,14 @@ impl ChessRules {
             files: def.board.get_ref().files,
             ranks: def.board.get_ref().ranks,
         };
-        if board != Board::STANDARD {
+        if !board.is_supported() {
             return Err(ld.at(
                 &def.board,
                 format!(
-                    "a {}x{} board is not supported yet (only 8x8)",
-                    board.files, board.ranks
+                    "a {}x{} board: files and ranks must each be 1 to {}",
+                    board.files,
+                    board.ranks,
+                    Board::MAX_SIDE
                 ),
             ));
         }
@@ -472,12 +704,17 @@ impl ChessRules {
             }
             option_sources.insert(spec.name, r.from.clone());
         }
+        let mut reading_overrides: BTreeMap<&str, &str> = BTreeMap::new();
         for (key, value) in overrides {
             let err = |what: String| RulesetError {
                 file: "--option".into(),
                 line: None,
                 what: format!("{key}={value}: {what}"),
             };
+            if options::spec(key).is_none() && def.readings.0.iter().any(|(n, _)| n == key) {
+                reading_overrides.insert(key, value);
+                continue;
+            }
             let spec = options::spec(key).ok_or_else(|| err(format!("unknown option `{key}`")))?;
             if spec.multi_seat && nseats <= 2 {
                 return Err(err(format!(
@@ -593,6 +830,76 @@ impl ChessRules {
                 pieces[i].cannot_capture |= 1 << t;
             }
         }
+        let mut readings = Vec::new();
+        for (rname, rd) in &def.readings.0 {
+            let r = rd.get_ref();
+            if options::spec(rname).is_some() {
+                return Err(ld.at(rd, format!("reading `{rname}` has the name of a rule")));
+            }
+            if r.from.trim().is_empty() {
+                return Err(ld.at(
+                    rd,
+                    format!("reading `{rname}` must say where it comes from (`from`)"),
+                ));
+            }
+            let allowed: Vec<String> = r.choices.0.iter().map(|(v, _)| v.clone()).collect();
+            for (choice, moves) in &r.choices.0 {
+                for (pname, betza_text) in &moves.0 {
+                    if !pieces.iter().any(|p| &p.name == pname) {
+                        return Err(ld.at(rd, format!("reading `{rname}` = `{choice}` names `{pname}`, which is not a piece")));
+                    }
+                    betza::parse(betza_text).map_err(|e| {
+                        ld.at(
+                            rd,
+                            format!("reading `{rname}` = `{choice}`, piece `{pname}`: {e}"),
+                        )
+                    })?;
+                }
+            }
+            let (value, source) = match reading_overrides.remove(rname.as_str()) {
+                Some(v) => (v.to_string(), "--option".to_string()),
+                None => (r.value.clone(), r.from.clone()),
+            };
+            let Some((_, moves)) = r.choices.0.iter().find(|(v, _)| *v == value) else {
+                let what = format!(
+                    "reading `{rname}`: `{value}` is not one of {}",
+                    allowed.join(", ")
+                );
+                return Err(match source.as_str() {
+                    "--option" => RulesetError {
+                        file: "--option".into(),
+                        line: None,
+                        what,
+                    },
+                    _ => ld.at(rd, what),
+                });
+            };
+            for (pname, betza_text) in &moves.0 {
+                if let Some(p) = pieces.iter_mut().find(|p| &p.name == pname) {
+                    p.betza = betza_text.clone();
+                }
+            }
+            readings.push(Reading {
+                name: rname.clone(),
+                explanation: r.explanation.clone(),
+                value,
+                allowed,
+                source,
+            });
+        }
+        let promote_as_start = piece_defs
+            .iter()
+            .enumerate()
+            .filter(|(i, (_, pd))| pd.get_ref().promotes_as_start && pieces[*i].is_pawn())
+            .fold(0u8, |b, (i, _)| b | 1 << i);
+        if let Some((pname, pd)) = piece_defs
+            .iter()
+            .enumerate()
+            .find(|(i, (_, pd))| pd.get_ref().promotes_as_start && !pieces[*i].is_pawn())
+            .map(|(_, x)| x)
+        {
+            return Err(ld.at(pd, format!("piece `{pname}`: promotes_as_start needs promotes_to (the piece it becomes on a king's or an empty square)")));
+        }
         let royals: Vec<u8> = (0..pieces.len() as u8)
             .filter(|&t| pieces[t as usize].royal)
             .collect();
@@ -636,6 +943,12 @@ impl ChessRules {
         }
         if nseats > 2 && opts.stalemate != Stalemate::Pass {
             return Err(rule_err("stalemate", "with more than two seats a seat without a legal move passes: `stalemate` must be `pass`".into()));
+        }
+        if board != Board::STANDARD && opts.stacking == crate::options::Stacking::Ludii {
+            return Err(rule_err(
+                "stacking",
+                "Ludii's stacking is reproduced on the 8x8 board only".into(),
+            ));
         }
         if nseats > 2 && opts.stacking == crate::options::Stacking::Ludii {
             return Err(rule_err(
@@ -766,17 +1079,23 @@ impl ChessRules {
                     if other.0 != seat {
                         return Err(ld.at(
                             sd,
-                            format!("impossible setup: {sq} holds pieces of two seats"),
+                            format!(
+                                "impossible setup: {} holds pieces of two seats",
+                                board.name(sq)
+                            ),
                         ));
                     }
                     if other.1 == t {
-                        return Err(ld.at(sd, format!("impossible setup: {sq} holds two {}s (a shared square holds two different pieces)", pieces[t as usize].name)));
+                        return Err(ld.at(sd, format!("impossible setup: {} holds two {}s (a shared square holds two different pieces)", board.name(sq), pieces[t as usize].name)));
                     }
                 }
                 _ => {
                     return Err(ld.at(
                         sd,
-                        format!("impossible setup: {sq} holds more than two pieces"),
+                        format!(
+                            "impossible setup: {} holds more than two pieces",
+                            board.name(sq)
+                        ),
                     ))
                 }
             }
@@ -801,41 +1120,30 @@ impl ChessRules {
             }
         }
 
-        // Tables.
-        let mut tables = Vec::with_capacity(MAX_SEATS * MAX_TYPES);
-        for s in 0..MAX_SEATS {
-            for t in 0..MAX_TYPES {
-                let seat = seats.get(s);
-                let piece = pieces.get(t);
-                let forward = match (seat, piece) {
-                    (Some(seat), Some(p)) if p.across => seat.across.unwrap_or(seat.forward),
-                    (Some(seat), _) => seat.forward,
-                    _ => (0, 1),
-                };
-                let atoms: &[BetzaMove] = match (seat, moves.get(t)) {
-                    (Some(_), Some(m)) => m,
-                    _ => &[],
-                };
-                let mut tb = build_tables(atoms, forward);
-                if let (Some(_), Some(p)) = (seat, piece) {
-                    if p.is_pawn() {
-                        tb.promo_zone = far_edge(forward);
-                    }
-                    tb.start = placed
-                        .iter()
-                        .filter(|x| x.0 as usize == s && x.1 as usize == t)
-                        .fold(Bitboard::EMPTY, |b, x| b.with(x.2));
-                }
-                tables.push(tb);
-            }
-        }
+        // Tables, in the width the board needs.
+        let wide = board != Board::STANDARD || width == WidthChoice::Wide;
+        let (narrow, wide_tables) = if wide {
+            (
+                Vec::new(),
+                all_tables::<W256>(board, &seats, &pieces, &moves, &placed),
+            )
+        } else {
+            (
+                all_tables::<u64>(board, &seats, &pieces, &moves, &placed),
+                Vec::new(),
+            )
+        };
         for &(seat, t, sq) in &placed {
             let p = &pieces[t as usize];
-            if p.is_pawn()
-                && tables[seat as usize * MAX_TYPES + t as usize]
+            let last = match wide {
+                true => wide_tables[seat as usize * MAX_TYPES + t as usize]
                     .promo_zone
-                    .contains(sq)
-            {
+                    .contains(sq),
+                false => narrow[seat as usize * MAX_TYPES + t as usize]
+                    .promo_zone
+                    .contains(sq),
+            };
+            if p.is_pawn() && last {
                 let sd = &setup_defs
                     .iter()
                     .find(|(n, _)| *n == seats[seat as usize].name)
@@ -844,8 +1152,9 @@ impl ChessRules {
                 return Err(ld.at(
                     sd,
                     format!(
-                        "impossible setup: the {} on {sq} already stands on its last line",
-                        p.name
+                        "impossible setup: the {} on {} already stands on its last line",
+                        p.name,
+                        board.name(sq)
                     ),
                 ));
             }
@@ -856,13 +1165,17 @@ impl ChessRules {
         let mut diag_riders = [0u8; MAX_SEATS];
         let mut partial_riders = [0u8; MAX_SEATS];
         let mut extra_types = 0u8;
+        let mut path_types = [0u8; MAX_SEATS];
         for s in 0..nseats {
             for t in 0..pieces.len() {
-                let tb: &PieceTables = &tables[s * MAX_TYPES + t];
-                if tb.has_capture_leaps {
+                let f = match wide {
+                    true => table_facts(&wide_tables[s * MAX_TYPES + t]),
+                    false => table_facts(&narrow[s * MAX_TYPES + t]),
+                };
+                if f.capture_leaps {
                     leaper_types[s] |= 1 << t;
                 }
-                let (orth, diag) = (tb.capture_dirs & 0x55, tb.capture_dirs & 0xAA);
+                let (orth, diag) = (f.capture_dirs & 0x55, f.capture_dirs & 0xAA);
                 if orth == 0x55 {
                     orth_riders[s] |= 1 << t;
                 }
@@ -872,12 +1185,22 @@ impl ChessRules {
                 if (orth != 0 && orth != 0x55) || (diag != 0 && diag != 0xAA) {
                     partial_riders[s] |= 1 << t;
                 }
-                if !tb.extras.is_empty() {
+                if f.extras {
                     extra_types |= 1 << t;
+                }
+                if f.paths {
+                    path_types[s] |= 1 << t;
                 }
             }
         }
 
+        let mut start_type = Box::new([u8::MAX; MAX_SQUARES]);
+        for &(_, t, sq) in &placed {
+            let p = &pieces[t as usize];
+            if !p.royal && !p.is_pawn() {
+                start_type[sq.index()] = t;
+            }
+        }
         let mut rules = ChessRules {
             name,
             title: def.title.into_inner(),
@@ -888,7 +1211,12 @@ impl ChessRules {
             pieces,
             options: opts,
             option_sources,
-            tables,
+            readings,
+            promote_as_start,
+            start_type,
+            narrow,
+            wide: wide_tables,
+            wide_geo: WideGeometry::new(board),
             zobrist: Box::new(Zobrist::new()),
             royal,
             leaper_types,
@@ -896,21 +1224,28 @@ impl ChessRules {
             diag_riders,
             partial_riders,
             extra_types,
+            path_types,
+            test_each_move: path_types.iter().any(|&t| t != 0),
             victim_rank,
             capturer_rank,
-            start: Position::empty(),
+            start: Position(Repr::Narrow(Pos::empty())),
         };
-        let start = Position::from_setup(&rules, &placed);
+        let start: Position = if wide {
+            Pos::<W256>::from_setup(&rules, &placed).into()
+        } else {
+            Pos::<u64>::from_setup(&rules, &placed).into()
+        };
         if let Some(k) = royal {
             for s in 0..nseats as u8 {
                 if let Some(ksq) = start.king_square(&rules, s) {
                     if start.in_check(&rules, s) {
-                        let _ = k;
                         return Err(ld.at(
                             &def.setup,
                             format!(
-                                "impossible setup: the {} of `{}` on {ksq} starts in check",
-                                rules.pieces[k as usize].name, rules.seats[s as usize].name
+                                "impossible setup: the {} of `{}` on {} starts in check",
+                                rules.pieces[k as usize].name,
+                                rules.seats[s as usize].name,
+                                board.name(ksq)
                             ),
                         ));
                     }
@@ -955,32 +1290,54 @@ impl ChessRules {
     }
     /// The options with their current values, allowed values, explanations and sources.
     pub fn options(&self) -> Vec<OptionInfo> {
-        options::SPECS
+        let family = options::SPECS
             .iter()
             .filter(|s| !s.multi_seat || self.seats.len() > 2)
             .map(|s| OptionInfo {
-                name: s.name,
+                name: s.name.into(),
                 value: self.options.get(s.name),
                 allowed: s.kind.allowed(),
-                explanation: s.explanation,
+                explanation: s.explanation.into(),
                 source: self
                     .option_sources
                     .get(s.name)
                     .cloned()
                     .unwrap_or_else(|| "family default".into()),
-            })
-            .collect()
+            });
+        let readings = self.readings.iter().map(|r| OptionInfo {
+            name: r.name.clone().into(),
+            value: r.value.clone(),
+            allowed: r.allowed.join(" | "),
+            explanation: r.explanation.clone().into(),
+            source: r.source.clone(),
+        });
+        family.chain(readings).collect()
+    }
+
+    /// What a pawn of type `t` becomes on `to` when `fixed` is its `promotes_to`: the start
+    /// piece of that square where the ruleset says so.
+    #[inline]
+    pub(crate) fn promotion_type(&self, t: u8, to: Square, fixed: u8) -> u8 {
+        if self.promote_as_start >> t & 1 != 0 && self.start_type[to.index()] != u8::MAX {
+            self.start_type[to.index()]
+        } else {
+            fixed
+        }
     }
     /// The start position.
     pub fn start_position(&self) -> Position {
-        self.start
+        self.start.clone()
     }
     pub(crate) fn num_seats(&self) -> usize {
         self.seats.len()
     }
     #[inline(always)]
-    pub(crate) fn table(&self, seat: u8, t: u8) -> &PieceTables {
-        &self.tables[seat as usize * MAX_TYPES + t as usize]
+    pub(crate) fn table<B: Width>(&self, seat: u8, t: u8) -> &PieceTables<B> {
+        &B::tables(self)[seat as usize * MAX_TYPES + t as usize]
+    }
+    /// Whether positions use the 256-bit words (every board but 8x8).
+    pub fn is_wide(&self) -> bool {
+        self.narrow.is_empty()
     }
     /// The piece type with this letter.
     pub fn piece_by_letter(&self, letter: char) -> Option<u8> {
@@ -991,15 +1348,80 @@ impl ChessRules {
     }
 }
 
-fn far_edge(forward: (i32, i32)) -> Bitboard {
+/// Which bitboard width to load a ruleset with.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum WidthChoice {
+    /// `u64` for the 8x8 board, 256 bits for every other.
+    Fitting,
+    /// 256 bits whatever the board (to measure one wide type for all).
+    Wide,
+}
+
+/// What the loader needs to know of one piece's tables.
+struct TableFacts {
+    capture_leaps: bool,
+    capture_dirs: u8,
+    extras: bool,
+    paths: bool,
+}
+
+fn table_facts<B: Bits>(tb: &PieceTables<B>) -> TableFacts {
+    TableFacts {
+        capture_leaps: tb.has_capture_leaps,
+        capture_dirs: tb.capture_dirs,
+        extras: !tb.extras.is_empty(),
+        paths: !tb.paths.is_empty(),
+    }
+}
+
+/// The tables of every seat and type (`MAX_SEATS * MAX_TYPES` of them, the unused empty).
+fn all_tables<B: Bits>(
+    board: Board,
+    seats: &[SeatInfo],
+    pieces: &[PieceInfo],
+    moves: &[Vec<BetzaMove>],
+    placed: &[(u8, u8, Square)],
+) -> Vec<PieceTables<B>> {
+    let mut tables = Vec::with_capacity(MAX_SEATS * MAX_TYPES);
+    for s in 0..MAX_SEATS {
+        for t in 0..MAX_TYPES {
+            let seat = seats.get(s);
+            let piece = pieces.get(t);
+            let forward = match (seat, piece) {
+                (Some(seat), Some(p)) if p.across => seat.across.unwrap_or(seat.forward),
+                (Some(seat), _) => seat.forward,
+                _ => (0, 1),
+            };
+            let atoms: &[BetzaMove] = match (seat, moves.get(t)) {
+                (Some(_), Some(m)) => m,
+                _ => &[],
+            };
+            let mut tb = build_tables::<B>(board, atoms, forward);
+            if let (Some(_), Some(p)) = (seat, piece) {
+                if p.is_pawn() {
+                    tb.promo_zone = far_edge(board, forward);
+                }
+                tb.start = placed
+                    .iter()
+                    .filter(|x| x.0 as usize == s && x.1 as usize == t)
+                    .fold(Bitboard::EMPTY, |b, x| b.with(x.2));
+            }
+            tables.push(tb);
+        }
+    }
+    tables
+}
+
+fn far_edge<B: Bits>(board: Board, forward: (i32, i32)) -> Bitboard<B> {
     let mut b = Bitboard::EMPTY;
-    for sq in 0..64u8 {
-        let s = Square(sq);
+    for sq in 0..board.squares() {
+        let s = Square(sq as u8);
+        let (file, rank) = (board.file(s), board.rank(s));
         let last = match forward {
-            (0, 1) => s.rank() == 7,
-            (0, -1) => s.rank() == 0,
-            (1, 0) => s.file() == 7,
-            _ => s.file() == 0,
+            (0, 1) => rank == i32::from(board.ranks) - 1,
+            (0, -1) => rank == 0,
+            (1, 0) => file == i32::from(board.files) - 1,
+            _ => file == 0,
         };
         if last {
             b = b.with(s);
@@ -1008,22 +1430,25 @@ fn far_edge(forward: (i32, i32)) -> Bitboard {
     b
 }
 
-fn build_tables(atoms: &[BetzaMove], forward: (i32, i32)) -> PieceTables {
-    let mut tb = PieceTables {
-        quiet: [Bitboard::EMPTY; 64],
-        capture: [Bitboard::EMPTY; 64],
-        capture_rev: [Bitboard::EMPTY; 64],
+fn build_tables<B: Bits>(board: Board, atoms: &[BetzaMove], forward: (i32, i32)) -> PieceTables<B> {
+    let mut tb: PieceTables<B> = PieceTables {
+        quiet: B::per_square(Bitboard::EMPTY),
+        capture: B::per_square(Bitboard::EMPTY),
+        capture_rev: B::per_square(Bitboard::EMPTY),
         quiet_dirs: 0,
         capture_dirs: 0,
-        extra_index: [(0, 0); 64],
+        extra_index: B::per_square::<(u32, u8)>((0, 0)),
         extras: Vec::new(),
+        path_index: B::per_square::<(u32, u8)>((0, 0)),
+        paths: Vec::new(),
+        path_squares: Vec::new(),
         promo_zone: Bitboard::EMPTY,
         start: Bitboard::EMPTY,
         has_leaps: false,
         has_capture_leaps: false,
     };
     for m in atoms {
-        if m.rider {
+        if m.rider && !m.is_path() {
             let (df, dr) = rotate(i32::from(m.dx), i32::from(m.dy), forward);
             let d = Direction::from_step(df, dr)
                 .expect("riders step one square")
@@ -1036,17 +1461,60 @@ fn build_tables(atoms: &[BetzaMove], forward: (i32, i32)) -> PieceTables {
             }
         }
     }
-    for sq in 0..64u8 {
-        let from = Square(sq);
+    for sq in 0..board.squares() {
+        let from = Square(sq as u8);
         let start = tb.extras.len();
-        for m in atoms.iter().filter(|m| !m.rider) {
+        let path_start = tb.paths.len();
+        for m in atoms.iter().filter(|m| m.is_path()) {
             let (df, dr) = rotate(i32::from(m.dx), i32::from(m.dy), forward);
-            let Some(to) = from.offset(df, dr) else {
+            let first = tb.path_squares.len();
+            let mut push = |to: Square| tb.path_squares.push(to);
+            match m.then {
+                Some((ex, ey)) => {
+                    let Some(leg) = board.offset(from, df, dr) else {
+                        continue;
+                    };
+                    push(leg);
+                    let (ef, er) = rotate(i32::from(ex), i32::from(ey), forward);
+                    let mut k = 1;
+                    while let Some(to) = board.offset(leg, ef * k, er * k) {
+                        push(to);
+                        k += 1;
+                    }
+                }
+                None => {
+                    let mut k = 1;
+                    while let Some(to) = board.offset(from, df * k, dr * k) {
+                        if m.range != 0 && k > i32::from(m.range) {
+                            break;
+                        }
+                        push(to);
+                        k += 1;
+                    }
+                }
+            }
+            let len = tb.path_squares.len() - first;
+            if len == 0 {
+                continue;
+            }
+            tb.paths.push(Path {
+                start: first as u32,
+                len: len as u8,
+                hop: m.hop,
+                quiet: m.quiet,
+                capture: m.capture,
+            });
+        }
+        tb.path_index[from.index()] = (path_start as u32, (tb.paths.len() - path_start) as u8);
+        for m in atoms.iter().filter(|m| !m.rider && !m.is_path()) {
+            let (df, dr) = rotate(i32::from(m.dx), i32::from(m.dy), forward);
+            let Some(to) = board.offset(from, df, dr) else {
                 continue;
             };
             if m.initial || m.lame {
                 let block = if m.lame {
-                    from.offset(df / 2, dr / 2)
+                    board
+                        .offset(from, df / 2, dr / 2)
                         .map_or(Bitboard::EMPTY, |s| s.bb())
                 } else {
                     Bitboard::EMPTY
@@ -1068,12 +1536,23 @@ fn build_tables(atoms: &[BetzaMove], forward: (i32, i32)) -> PieceTables {
             }
             tb.has_leaps = true;
         }
-        tb.extra_index[from.index()] = (start as u16, (tb.extras.len() - start) as u8);
+        tb.extra_index[from.index()] = (start as u32, (tb.extras.len() - start) as u8);
     }
     tb
 }
 
 impl Zobrist {
+    /// The key of a piece of `seat` and type `t` on square `sq` (any index types).
+    #[inline(always)]
+    pub(crate) fn piece<B: Bits>(
+        &self,
+        seat: impl Into<usize>,
+        t: impl Into<usize>,
+        sq: usize,
+    ) -> u64 {
+        self.piece[(seat.into() * MAX_TYPES + t.into()) * B::SQUARES + sq]
+    }
+
     fn new() -> Zobrist {
         let mut state = 0x5DEE_CE66_D1B5_4A32u64;
         let mut next = move || {
@@ -1084,14 +1563,13 @@ impl Zobrist {
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             z ^ (z >> 31)
         };
-        let mut piece = [[[0u64; 64]; MAX_TYPES]; MAX_SEATS];
-        piece
-            .iter_mut()
-            .flatten()
-            .flatten()
-            .for_each(|k| *k = next());
-        let mut unmoved = [0u64; 64];
-        unmoved.iter_mut().for_each(|k| *k = next());
+        // The keys of the first 64 squares come first, in the order they had when boards
+        // were 8x8 only: 8x8 positions keep their hashes (and rulesets their digests).
+        let mut piece = Box::new([0u64; MAX_SEATS * MAX_TYPES * MAX_SQUARES]);
+        let narrow = MAX_SEATS * MAX_TYPES * 64;
+        piece[..narrow].iter_mut().for_each(|k| *k = next());
+        let mut unmoved = [0u64; MAX_SQUARES];
+        unmoved[..64].iter_mut().for_each(|k| *k = next());
         let captured = next();
         let mut to_move = [0u64; MAX_SEATS];
         to_move.iter_mut().for_each(|k| *k = next());
@@ -1099,10 +1577,19 @@ impl Zobrist {
         bets.iter_mut().skip(1).for_each(|k| *k = next());
         let mut passes = [0u64; MAX_SEATS + 1];
         passes.iter_mut().skip(1).for_each(|k| *k = next());
-        let mut ghost = [0u64; 64];
-        ghost.iter_mut().for_each(|k| *k = next());
-        let mut phantom = [[0u64; 64]; 2];
-        phantom.iter_mut().flatten().for_each(|k| *k = next());
+        let mut ghost = [0u64; MAX_SQUARES];
+        ghost[..64].iter_mut().for_each(|k| *k = next());
+        let mut phantom = [[0u64; MAX_SQUARES]; 2];
+        phantom
+            .iter_mut()
+            .for_each(|keys| keys[..64].iter_mut().for_each(|k| *k = next()));
+        piece[narrow..].iter_mut().for_each(|k| *k = next());
+        for keys in [&mut unmoved, &mut ghost]
+            .into_iter()
+            .chain(phantom.iter_mut())
+        {
+            keys[64..].iter_mut().for_each(|k| *k = next());
+        }
         Zobrist {
             piece,
             unmoved,

@@ -135,10 +135,20 @@ fn impossible_setup_king_in_check() {
 
 #[test]
 fn board_size_not_supported() {
-    let text = acedrex().replace("files = 8", "files = 10");
+    let text = acedrex().replace("files = 8", "files = 17");
     let e = load(&text, &[]);
     assert_eq!(e.line, Some(line_of(&text, "[board]")), "{e}");
-    assert!(e.what.contains("10x8 board is not supported yet"), "{e}");
+    assert!(
+        e.what
+            .contains("17x8 board: files and ranks must each be 1 to 16"),
+        "{e}"
+    );
+    // Any size up to 16x16 loads; the setup must still fit on it.
+    let wider = acedrex().replace("files = 8", "files = 10");
+    assert!(ChessRules::from_toml(&wider, "mine.toml", &[]).is_ok());
+    let narrower = acedrex().replace("files = 8", "files = 7");
+    let e = load(&narrower, &[]);
+    assert!(e.what.contains("is not a square of the board"), "{e}");
 }
 
 #[test]
