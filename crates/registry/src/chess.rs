@@ -175,7 +175,7 @@ fn grid_view(g: &ChessGame) -> GridView {
                 .collect();
             letters.sort();
             squares.push(SquareView {
-                sq: sq.to_string(),
+                sq: board.name(sq).to_string(),
                 seat,
                 pieces: letters.into_iter().map(|(_, l)| l).collect(),
             });
@@ -184,7 +184,7 @@ fn grid_view(g: &ChessGame) -> GridView {
     let n = r.seats().len();
     let check: Vec<String> = (0..n as u8)
         .filter(|&s| pos.is_active(s) && pos.in_check(r, s))
-        .filter_map(|s| pos.king_square(r, s).map(|k| k.to_string()))
+        .filter_map(|s| pos.king_square(r, s).map(|k| board.name(k).to_string()))
         .collect();
     let active: Vec<bool> = (0..n as u8).map(|s| pos.is_active(s)).collect();
     let stakes = (n > 2).then(|| StakesView {

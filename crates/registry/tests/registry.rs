@@ -172,6 +172,24 @@ fn every_shipped_ruleset_describes_itself_for_renderers() {
                 assert_eq!(view["files"], files);
                 assert_eq!(view["ranks"], ranks);
                 assert!(!rules.pieces().is_empty());
+                // Every occupied square is named on this board (`a1` to the last file and
+                // rank), once.
+                let mut seen = std::collections::HashSet::new();
+                for sq in view["squares"].as_array().unwrap() {
+                    let name = sq["sq"].as_str().unwrap();
+                    let file = name.as_bytes()[0].wrapping_sub(b'a');
+                    let rank: u8 = name[1..].parse().unwrap();
+                    assert!(
+                        file < files && (1..=ranks).contains(&rank),
+                        "{}: {name} is off a {files}x{ranks} board",
+                        header.name
+                    );
+                    assert!(
+                        seen.insert(name.to_string()),
+                        "{}: {name} twice",
+                        header.name
+                    );
+                }
             }
             libro_registry::Geometry::Track { points } => {
                 assert_eq!(view["board"], "track");
