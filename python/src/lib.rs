@@ -480,6 +480,11 @@ impl PyState {
             .filter_map(|a| self.game.action_text(a).ok())
             .collect()
     }
+    /// Whether the package cut the game off at `max_game_length()` plies (the ruleset's own
+    /// end had not come): a truncation rather than an end by the rules.
+    fn cut_off(&self) -> bool {
+        self.core.cut_off(self.game.as_ref())
+    }
     /// Why and how the game ended (`checkmate`, `falla`, `move-limit`, ...), or None.
     fn end_reason(&self) -> Option<String> {
         if let Some(r) = self.game.result() {
