@@ -1,0 +1,39 @@
+"""PettingZoo's own API test on two seats, four seats and dice."""
+
+import numpy as np
+import pytest
+
+pettingzoo = pytest.importorskip("pettingzoo")
+from pettingzoo.test import api_test  # noqa: E402
+
+from libro.pettingzoo import env  # noqa: E402
+
+
+@pytest.mark.parametrize("name", ["forcado", "cuatro-tiempos", "fallas"])
+def test_api_test_passes(name):
+    api_test(env(name), num_cycles=200, verbose_progress=False)
+
+
+def test_fallas_plays_out_with_masked_random_actions():
+    e = env("fallas")
+    e.reset(seed=4)
+    assert e.possible_agents == ["player_0", "player_1"] and e.seat_names == ["white", "black"]
+    assert e.action_mode == "index"
+    total = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter(max_iter=5000):
+        obs, reward, termination, truncation, info = e.last()
+        total[agent] += reward
+        if termination or truncation:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) == len(info["legal_actions"]) > 0
+        e.step(int(np.random.default_rng(0).choice(legal)))
+    assert sorted(total.values()) == [-1.0, 1.0]
+
+
+def test_an_illegal_action_raises():
+    e = env("shatranj")
+    e.reset(seed=0)
+    with pytest.raises(ValueError):
+        e.step(7)
