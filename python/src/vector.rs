@@ -93,10 +93,17 @@ fn splitmix(state: &mut u64) -> u64 {
 }
 
 impl VectorGames {
+    /// Puts a new game in slot `i`. A game the dice decide before any seat moves (Fallas:
+    /// a first roll that cannot be played) gives a learner nothing: it is skipped.
     fn fresh(&mut self, i: usize) {
         let mut g = self.core.rules.new_game(self.next_seed);
         self.next_seed += 1;
         advance(&self.core, g.as_mut());
+        while self.core.current_player(g.as_ref()) < 0 {
+            g = self.core.rules.new_game(self.next_seed);
+            self.next_seed += 1;
+            advance(&self.core, g.as_mut());
+        }
         self.legal[i] = legal_of(&self.core, g.as_ref());
         self.games[i] = g;
     }

@@ -37,3 +37,23 @@ def test_an_illegal_action_raises():
     e.reset(seed=0)
     with pytest.raises(ValueError):
         e.step(7)
+
+
+def test_reset_skips_a_game_the_dice_decide_before_any_move():
+    import libro
+
+    game = libro.load_game("fallas")
+    decided = None
+    for seed in range(20_000):
+        state = game.new_initial_state(seed)
+        while state.is_chance_node():
+            state.roll()
+        if state.is_terminal():
+            decided = seed
+            break
+    assert decided is not None, "no seed in 20,000 loses on the first roll"
+    assert state.end_reason() == "falla"
+    e = env("fallas")
+    e.reset(seed=decided)
+    obs, reward, termination, truncation, info = e.last()
+    assert not termination and obs["action_mask"].sum() > 0

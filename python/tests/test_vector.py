@@ -49,3 +49,13 @@ def test_an_illegal_action_moves_no_game():
         libro.vector_games("fallas", 2, action_mode="sideways")
     with pytest.raises(ValueError, match="too many"):
         libro.vector_games("fallas", 2, action_mode="id")
+
+
+def test_every_slot_is_always_at_a_seats_turn():
+    # Fallas games can end on the first roll (a falla before any move): such games are
+    # skipped, so every row always has a legal action.
+    v = libro.vector_games("fallas", 64, seed=1)
+    v.reset()
+    for _ in range(150):
+        _, mask, _, _, player = v.step(v.random_actions())
+        assert (mask.sum(axis=1) > 0).all() and (player >= 0).all()

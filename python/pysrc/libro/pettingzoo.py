@@ -36,7 +36,9 @@ action ids (tables) and ``"id"`` otherwise. ``info["legal_actions"]`` holds the 
 in both modes, and ``info["legal_moves"]`` the moves in libro's notation.
 
 **Dice** are rolled inside ``step`` (and ``reset``) with the game's own seeded dice, as
-PettingZoo's backgammon-like environments do: agents only ever see a seat's turn.
+PettingZoo's backgammon-like environments do: agents only ever see a seat's turn. ``reset``
+skips a game the dice decide before any seat moves (a first Fallas roll that cannot be
+played: the next seed is played instead).
 
 **Rewards** come at the end: ``n * score - 1`` per agent (+1/-1/0 with two seats). A game
 still running after ``max_game_length()`` plies is truncated with zero rewards.
@@ -124,6 +126,12 @@ class LibroEnv(AECEnv):
             self._seed += 1
         self.state = self.game.new_initial_state(self._seed)
         self._roll()
+        # A game the dice decide before any seat moves (a Fallas first roll that cannot be
+        # played) has no turn to give an agent: the next seed is played instead.
+        while self.state.is_terminal():
+            self._seed += 1
+            self.state = self.game.new_initial_state(self._seed)
+            self._roll()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
