@@ -212,7 +212,9 @@ impl VectorGames {
             let id = if self.index_mode {
                 usize::try_from(a).ok().and_then(|k| legal.get(k)).copied()
             } else {
-                u64::try_from(a).ok().filter(|id| legal.binary_search(id).is_ok())
+                u64::try_from(a)
+                    .ok()
+                    .filter(|id| legal.binary_search(id).is_ok())
             };
             ids.push(id.ok_or_else(|| {
                 PyValueError::new_err(format!(

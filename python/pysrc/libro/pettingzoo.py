@@ -88,8 +88,8 @@ class LibroEnv(AECEnv):
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         shape = tuple(self.game.observation_tensor_shape())
         start = self.game.new_initial_state().observation_tensor()
-        # Grid planes hold 0 or 1; track counts go up to a seat's checkers.
-        high = 1.0 if len(shape) == 3 else float(max(1.0, max(start)) * 2)
+        # Grid planes hold 0 or 1; a track count is at most every checker on the board.
+        high = 1.0 if len(shape) == 3 else float(sum(start))
         self.observation_spaces = {
             a: spaces.Dict(
                 {
