@@ -16,3 +16,12 @@ fi
 CARGO_TARGET_DIR="$PWD/target/python" "$venv/bin/python" -m pip install --quiet "./python[test]"
 # From the repository root, where no `libro` directory shadows the installed package.
 "$venv/bin/python" -m pytest python/tests -q -p no:cacheprovider
+# The extension crate is its own workspace, outside CI's workspace-wide fmt and clippy:
+# held to the same standard here, with its Rust unit tests.
+(
+    cd python
+    export CARGO_TARGET_DIR="$PWD/../target/python"
+    cargo fmt --check
+    cargo clippy --all-targets -- -D warnings
+    cargo test
+)

@@ -540,7 +540,7 @@ impl PyBot {
             ));
         }
         let game = state.game.clone_box();
-        let spec = self.spec.clone();
+        let spec = self.spec;
         let stream = self.stream;
         self.stream = self.stream.wrapping_add(1);
         let text = py
