@@ -6,7 +6,8 @@ and the observation and legal actions the learner needs next:
 - ``per-call``: ``state.legal_actions()``, ``random.choice``, ``state.apply_action``,
   ``state.roll()`` for the dice, ``state.observation_tensor()``, one game at a time;
 - ``vector``: ``VectorGames.step(random_actions())`` on ``--envs`` games at once, which
-  returns observations, masks, rewards and dones as numpy arrays.
+  returns observations, masks, rewards and dones as numpy arrays (for chess also with
+  index masks, ``action_mode="index"``, which are narrower than the 49,254 action ids).
 
 Run: ``python python/benchmarks/bench_vector.py [--seconds 5] [--envs 64]``.
 """
@@ -43,8 +44,8 @@ def per_call(name: str, seconds: float, observe: bool) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def vector(name: str, seconds: float, envs: int) -> float:
-    v = libro.vector_games(name, envs, seed=1)
+def vector(name: str, seconds: float, envs: int, mode: str = "auto") -> float:
+    v = libro.vector_games(name, envs, seed=1, action_mode=mode)
     v.reset()
     steps = 0
     start = time.perf_counter()
@@ -67,6 +68,10 @@ def main() -> None:
             ("per-call, with observation", per_call(name, args.seconds, True)),
             (f"vector, {args.envs} games (obs+masks)", vector(name, args.seconds, args.envs)),
         ]
+        if libro.load_game(name).num_distinct_actions() <= 1 << 16:
+            rows.append(
+                (f"vector, {args.envs} games, index masks", vector(name, args.seconds, args.envs, "index"))
+            )
         for label, rate in rows:
             print(f"{name:<10} {label:<32} {rate:>12,.0f}")
 

@@ -24,6 +24,8 @@ def test_fallas_through_pyspiel():
     state = game.new_initial_state()
     assert state.current_player() == pyspiel.PlayerId.CHANCE
     assert len(state.chance_outcomes()) == 36
+    assert len(state.observation_tensor(0)) == 72
+    assert state.observation_string(0) == str(state)
     exact = pyspiel.load_game("libro_fallas(bear_off=exact)")
     assert exact.get_parameters()["bear_off"] == "exact"
 
@@ -61,3 +63,12 @@ def test_mcts_finds_mate_in_one():
     wrapped.inner = inner
     action = bot.step(wrapped)
     assert inner.action_to_string(0, action) == "a1a8"
+
+
+def test_number_and_choice_options_are_parameters():
+    libro.openspiel.register()
+    game = pyspiel.load_game("libro_forcado")
+    defaults = game.get_parameters()
+    assert defaults["no_progress_plies"] == 100 and defaults["repetition"] == 3
+    short = pyspiel.load_game("libro_forcado(no_progress_plies=10)")
+    assert short.libro_game.get_parameters() == [("no_progress_plies", "10")]
