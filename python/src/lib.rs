@@ -394,11 +394,18 @@ impl PyState {
     }
     fn string_to_action(&self, player: i64, text: &str) -> PyResult<i64> {
         if player == CHANCE || self.is_chance_node() {
+            // The game reads the outcome in any order of the dice (`1-4-6`) and names it
+            // canonically (`6-4-1`), as the outcome list does.
+            let canonical = self
+                .game
+                .clone_box()
+                .apply_chance(text.trim())
+                .map_err(value_error)?;
             return self
                 .game
                 .chance_outcomes()
                 .iter()
-                .position(|(t, _)| t == text.trim())
+                .position(|(t, _)| *t == canonical)
                 .map(|i| i as i64)
                 .ok_or_else(|| {
                     PyValueError::new_err(format!("`{text}` is not a chance outcome here"))

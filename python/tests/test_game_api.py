@@ -136,6 +136,9 @@ def test_fallas_chance_outcomes_are_exact():
     assert len(probs) == 56 == game.max_chance_outcomes()
     assert probs["6-6-6"] == 1 / 216 and probs["6-6-1"] == 3 / 216 and probs["6-4-1"] == 6 / 216
     assert sum(Fraction(p).limit_denominator(216) for p in probs.values()) == 1
+    assert state.string_to_action(-1, "1-4-6") == state.string_to_action(-1, "6-4-1")
+    with pytest.raises(ValueError, match="7-1-1"):
+        state.string_to_action(-1, "7-1-1")
     state.apply_action(state.string_to_action(-1, "6-4-1"))
     assert state.current_player() == 0
     assert len(state.legal_actions()) > 0

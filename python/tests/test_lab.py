@@ -4,6 +4,7 @@
 import json
 import os
 import pathlib
+import re
 import subprocess
 
 import pytest
@@ -47,6 +48,13 @@ def test_the_report_is_the_one_libro_evaluate_prints(tmp_path):
         check=True, capture_output=True, text=True,
     )
     mine = lab.evaluate(**STUDY)
+    # Reports are stamped with the commit each was built from: scripts/test.sh builds both
+    # from one checkout, a developer may have an older binary.
+    stamp = re.compile(r"^libro \S+ \(([0-9a-f]+)\)", re.M)
+    theirs, ours = stamp.search(out.stdout), stamp.search(mine.table)
+    if theirs and ours and theirs.group(1) != ours.group(1):
+        pytest.fail(f"{_cli()} is from commit {theirs.group(1)}, the package from "
+                    f"{ours.group(1)}: rebuild them from one checkout")
     assert mine.table == out.stdout
     assert mine.json == json.loads((tmp_path / "r.json").read_text())
 
