@@ -188,36 +188,47 @@ impl PyGame {
         })
     }
 
+    /// How many seats play.
     fn num_players(&self) -> usize {
         self.core.seats
     }
+    /// Every action id is below this (tables: 677**3, too many for a mask).
     fn num_distinct_actions(&self) -> u64 {
         self.core.num_actions
     }
+    /// The most outcomes one chance event has (Fallas: 56; chess: 0).
     fn max_chance_outcomes(&self) -> usize {
         self.core.max_chance
     }
+    /// Plies after which a game ends: the ruleset's max_plies, else 10,000 (a cut-off draw).
     fn max_game_length(&self) -> u32 {
         self.core.max_len
     }
+    /// The most legal moves a position can have, where the family bounds it.
     fn max_legal_actions(&self) -> Option<usize> {
         self.core.rules.max_legal_actions()
     }
+    /// Grid: [seats * piece types + seats, ranks, files]; track: [2 * points + 4 + dice * sides + 2].
     fn observation_tensor_shape(&self) -> Vec<usize> {
         self.core.layout.shape()
     }
+    /// The product of observation_tensor_shape().
     fn observation_tensor_size(&self) -> usize {
         self.core.layout.size()
     }
+    /// A loss: -1.
     fn min_utility(&self) -> f64 {
         -1.0
     }
+    /// A win: seats - 1.
     fn max_utility(&self) -> f64 {
         self.core.seats as f64 - 1.0
     }
+    /// Returns sum to zero.
     fn utility_sum(&self) -> f64 {
         0.0
     }
+    /// Whether games have chance events (dice).
     fn has_chance(&self) -> bool {
         self.core.max_chance > 0
     }
@@ -241,9 +252,11 @@ impl PyGame {
     fn loaded_as(&self) -> String {
         self.core.loaded_as.clone()
     }
+    /// The seats' names in seat order.
     fn seat_names(&self) -> Vec<String> {
         self.core.rules.seat_names()
     }
+    /// The piece types' letters, in the observation planes' order.
     fn piece_letters(&self) -> Vec<String> {
         self.core
             .rules
@@ -252,6 +265,7 @@ impl PyGame {
             .map(|p| p.letter)
             .collect()
     }
+    /// (dice per roll, sides), or None.
     fn dice(&self) -> Option<(u8, u8)> {
         self.core.rules.dice()
     }
@@ -271,6 +285,7 @@ impl PyGame {
             })
             .collect()
     }
+    /// The start of a game; `seed` drives its own dice (State.roll).
     #[pyo3(signature = (seed = 0))]
     fn new_initial_state(&self, seed: u64) -> PyState {
         PyState {
@@ -321,12 +336,15 @@ impl PyState {
 
 #[pymethods]
 impl PyState {
+    /// The seat to move, -1 at a chance node, -4 once over.
     fn current_player(&self) -> i64 {
         self.core.current_player(self.game.as_ref())
     }
+    /// Whether chance (the dice) is to act.
     fn is_chance_node(&self) -> bool {
         self.current_player() == CHANCE
     }
+    /// Whether the game is over (or cut off at max_game_length).
     fn is_terminal(&self) -> bool {
         self.current_player() == TERMINAL
     }
@@ -336,6 +354,7 @@ impl PyState {
     fn is_simultaneous_node(&self) -> bool {
         false
     }
+    /// Sorted action ids of the seat to move (stable per ruleset); outcome ids at chance.
     #[pyo3(signature = (player = None))]
     fn legal_actions(&self, player: Option<i64>) -> PyResult<Vec<i64>> {
         self.check_player(player)?;
@@ -353,6 +372,7 @@ impl PyState {
             _ => Vec::new(),
         })
     }
+    /// (action, probability) pairs of the pending chance event: each exactly weight / total.
     fn chance_outcomes(&self) -> Vec<(i64, f64)> {
         if !self.is_chance_node() {
             return Vec::new();
@@ -364,6 +384,7 @@ impl PyState {
             .map(|(i, (_, p))| (i as i64, p))
             .collect()
     }
+    /// Plays a move or a chance outcome; ValueError, the state unchanged, if not legal.
     fn apply_action(&mut self, action: i64) -> PyResult<()> {
         self.core.apply(self.game.as_mut(), action)?;
         self.history.push(action);
@@ -384,6 +405,7 @@ impl PyState {
         self.history.push(a);
         Ok(a)
     }
+    /// A move in libro's notation, or a chance outcome (`6-4-1`).
     fn action_to_string(&self, player: i64, action: i64) -> PyResult<String> {
         if player == CHANCE || self.is_chance_node() {
             return self.core.chance_text(self.game.as_ref(), action);
@@ -392,6 +414,7 @@ impl PyState {
             .map_err(|_| PyValueError::new_err(format!("action {action} is not a move")))?;
         self.game.action_text(id).map_err(value_error)
     }
+    /// The action of a move in any notation libro reads, or of a chance outcome.
     fn string_to_action(&self, player: i64, text: &str) -> PyResult<i64> {
         if player == CHANCE || self.is_chance_node() {
             // The game reads the outcome in any order of the dice (`1-4-6`) and names it
@@ -416,9 +439,11 @@ impl PyState {
             .map(|a| a as i64)
             .map_err(value_error)
     }
+    /// Per seat n * score - 1 (+1/-1/0 with two seats): zero-sum; zeros until the end.
     fn returns(&self) -> Vec<f64> {
         self.core.returns(self.game.as_ref())
     }
+    /// Terminal rewards: the returns at the end, zeros before.
     fn rewards(&self) -> Vec<f64> {
         self.returns()
     }
@@ -426,15 +451,18 @@ impl PyState {
         self.check_player(Some(player))?;
         Ok(self.returns()[player as usize])
     }
+    /// Every action applied since the start, chance outcomes included.
     fn history(&self) -> Vec<i64> {
         self.history.clone()
     }
+    /// Plies played: moves and chance events.
     fn move_number(&self) -> u32 {
         self.game.ply()
     }
     fn num_players(&self) -> usize {
         self.core.seats
     }
+    /// An independent copy.
     fn clone(&self) -> PyState {
         PyState {
             core: self.core.clone(),
@@ -448,6 +476,8 @@ impl PyState {
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
         self.clone()
     }
+    /// The observation as a flat list (layout: Game.observation_tensor_shape); the same
+    /// for every player (perfect information).
     #[pyo3(signature = (player = None))]
     fn observation_tensor(&self, player: Option<i64>) -> PyResult<Vec<f32>> {
         self.check_player(player)?;
@@ -466,6 +496,7 @@ impl PyState {
         let shape = self.core.layout.shape();
         Ok(PyArray1::from_vec(py, flat).reshape(shape)?.into_any())
     }
+    /// The position string.
     #[pyo3(signature = (player = None))]
     fn observation_string(&self, player: Option<i64>) -> PyResult<String> {
         self.check_player(player)?;
@@ -496,6 +527,7 @@ impl PyState {
             .cut_off(self.game.as_ref())
             .then(|| "move-limit".to_string())
     }
+    /// The position in libro's notation (FEN-like; a gnubg ID with turn and dice).
     fn position(&self) -> String {
         self.game.position()
     }
