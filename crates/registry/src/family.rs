@@ -112,6 +112,20 @@ pub trait FamilyRules: Ruleset<Game = <Self as FamilyRules>::Played> {
     fn canonical(&self) -> String;
     /// How many action ids its games can use: every id is below this.
     fn num_distinct_actions(&self) -> u64;
+    /// The dice rolled per turn and their sides; `None` for games without dice.
+    fn dice(&self) -> Option<(u8, u8)> {
+        None
+    }
+    /// The most outcomes a chance event can have (0 for games without chance): for
+    /// front ends that number chance outcomes, as OpenSpiel does.
+    fn max_chance_outcomes(&self) -> usize {
+        0
+    }
+    /// The most legal moves a position can have, where the family bounds it (tables: its
+    /// move buffer); `None` where it does not.
+    fn max_legal_actions(&self) -> Option<usize> {
+        None
+    }
     /// Whether games carry stakes set at creation (the four-player game).
     fn has_stakes(&self) -> bool {
         false

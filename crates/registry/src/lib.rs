@@ -203,6 +203,21 @@ impl AnyRuleset {
         each_family!(&self.0, r => FamilyRules::num_distinct_actions(r.as_ref()))
     }
 
+    /// The dice rolled per turn and their sides; `None` for games without dice.
+    pub fn dice(&self) -> Option<(u8, u8)> {
+        each_family!(&self.0, r => FamilyRules::dice(r.as_ref()))
+    }
+
+    /// The most outcomes one chance event can have (0 for games without chance).
+    pub fn max_chance_outcomes(&self) -> usize {
+        each_family!(&self.0, r => FamilyRules::max_chance_outcomes(r.as_ref()))
+    }
+
+    /// The most legal moves one position can have, where the family bounds it.
+    pub fn max_legal_actions(&self) -> Option<usize> {
+        each_family!(&self.0, r => FamilyRules::max_legal_actions(r.as_ref()))
+    }
+
     /// The seats' names in seat order.
     pub fn seat_names(&self) -> Vec<String> {
         each_family!(&self.0, r => r.seat_names())

@@ -7,7 +7,8 @@ use crate::family::{
 use crate::view::{BoardView, TrackView};
 use libro_core::{Game, Ruleset};
 use libro_tables::{
-    Ending, Phase, Play, TablesGame, TablesRules, TurnBuilder, BAR, MAX_DICE, OFF, POINTS,
+    Ending, Phase, Play, TablesGame, TablesRules, TurnBuilder, BAR, MAX_DICE, MAX_PLAYS, OFF,
+    POINTS,
 };
 use serde_json::{json, Value};
 
@@ -54,6 +55,17 @@ impl FamilyRules for TablesRules {
     }
     fn num_distinct_actions(&self) -> u64 {
         STEP_CODES.pow(MAX_DICE as u32)
+    }
+    fn dice(&self) -> Option<(u8, u8)> {
+        Some(TablesRules::dice(self))
+    }
+    /// The roll-off (one die each, ordered) or a roll, whichever has more outcomes.
+    fn max_chance_outcomes(&self) -> usize {
+        let sides = usize::from(TablesRules::dice(self).1);
+        (sides * sides).max(self.rolls().len())
+    }
+    fn max_legal_actions(&self) -> Option<usize> {
+        Some(MAX_PLAYS)
     }
 }
 
@@ -203,6 +215,19 @@ fn step_tree(b: &TurnBuilder, game: &TablesGame, budget: &mut usize) -> Vec<Valu
 mod tests {
     use super::*;
     use libro_core::Turn;
+
+    #[test]
+    fn fallas_dice_and_chance_bounds_follow_from_three_six_sided_dice() {
+        // Three dice of six sides: the unordered rolls are the multisets of size 3 from 6
+        // faces, C(8, 3) = 56, more than the 6 x 6 = 36 ordered roll-off outcomes.
+        let rules = crate::load("fallas", &[]).unwrap();
+        assert_eq!(rules.dice(), Some((3, 6)));
+        assert_eq!(rules.max_chance_outcomes(), 56);
+        assert!(rules.max_legal_actions().is_some());
+        let chess = crate::load("forcado", &[]).unwrap();
+        assert_eq!(chess.dice(), None);
+        assert_eq!(chess.max_chance_outcomes(), 0);
+    }
 
     #[test]
     fn action_ids_are_distinct_and_within_the_declared_range() {

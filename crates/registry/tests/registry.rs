@@ -206,9 +206,10 @@ fn every_shipped_ruleset_describes_itself_for_renderers() {
 #[test]
 fn front_ends_name_no_family() {
     // ARCHITECTURE.md: the registry is the only crate that knows the families. The server,
-    // the lab and the CLI depend on it and on libro-core (and the AI), never on a family.
+    // the lab, the CLI and the Python package (`python/`, its own workspace) depend on it
+    // and on libro-core (and the AI), never on a family.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for front in ["server", "lab", "cli"] {
+    for front in ["server", "lab", "cli", "../python"] {
         let manifest = std::fs::read_to_string(root.join(front).join("Cargo.toml")).unwrap();
         let deps = manifest.split("[dependencies]").nth(1).unwrap();
         let deps = deps.split("\n[").next().unwrap();
