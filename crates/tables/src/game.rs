@@ -574,7 +574,12 @@ impl Game for TablesGame {
         }
         let next = if self.board.count(s, OFF) == self.rules.checkers {
             Phase::Over(Ending::BoreOff { winner: seat })
-        } else if let Some(left) = self.given_dice(&mv, dice) {
+        } else if let Some(left) = self
+            .rules
+            .give_unplayable
+            .then(|| self.given_dice(&mv, dice))
+            .flatten()
+        {
             // `unplayable = to-opponent`: the opponent plays the dice left unplayed instead
             // of rolling; what it cannot play of them is lost.
             Phase::Move(Seat(o as u8), left)

@@ -210,7 +210,17 @@ impl Mover {
     /// hold a checker and be a source.
     #[inline]
     fn target(&self, from: u8, die: u8) -> Option<u8> {
-        let base = self.base(from);
+        if self.bar_base == BAR {
+            self.target_of::<false>(from, die)
+        } else {
+            self.target_of::<true>(from, die)
+        }
+    }
+
+    /// [`Mover::target`] with `ENTRY` as in [`Mover::base_of`].
+    #[inline(always)]
+    fn target_of<const ENTRY: bool>(&self, from: u8, die: u8) -> Option<u8> {
+        let base = self.base_of::<ENTRY>(from);
         if base > die {
             let to = base - die;
             (self.closed >> to & 1 == 0).then_some(to)
@@ -582,7 +592,12 @@ impl Mover {
         let mut steps = [Step::raw(1, 0, false); MAX_DICE];
         for k in 0..orders.len() {
             let order = &orders[(first + k) % orders.len()][..dice.len()];
-            if let Some(len) = self.search_random(order, 0, BAR, &mut steps, &mut bits, rng) {
+            let found = if self.bar_base == BAR {
+                self.search_random::<false>(order, 0, BAR, &mut steps, &mut bits, rng)
+            } else {
+                self.search_random::<true>(order, 0, BAR, &mut steps, &mut bits, rng)
+            };
+            if let Some(len) = found {
                 return Play::new(&steps[..len]);
             }
         }
@@ -592,7 +607,7 @@ impl Mover {
     /// [`Mover::search`] for one complete sequence, trying the points in a random rotation
     /// (still from no higher point than the step before); returns its length, leaving the
     /// mover as it was. `bits` is a store of random bits, refilled from `rng`.
-    fn search_random(
+    fn search_random<const ENTRY: bool>(
         &mut self,
         order: &[u8],
         depth: usize,
@@ -617,10 +632,10 @@ impl Mover {
             let i = rotated.trailing_zeros();
             rotated &= rotated - 1;
             let from = ((i + turn) % 32) as u8;
-            if let Some(to) = self.target(from, die) {
+            if let Some(to) = self.target_of::<ENTRY>(from, die) {
                 let hit = self.apply(from, to);
                 steps[depth] = Step::raw(from, to, hit);
-                let done = self.search_random(order, depth + 1, from, steps, bits, rng);
+                let done = self.search_random::<ENTRY>(order, depth + 1, from, steps, bits, rng);
                 self.undo(from, to, hit);
                 if done.is_some() {
                     return done;
