@@ -15,7 +15,7 @@ pub const Z80: f64 = 0.841_621_233_572_914_3;
 /// How every figure of a report is estimated and compared, printed with the report.
 pub const METHODS: &str = "95% intervals: Clopper–Pearson (exact) for shares and for mean \
 scores (a draw counts half a point; conservative since draws only narrow the spread); Student's t \
-for other means, widened below 200 games at either end to the bootstrap-t (1,999 resamples) \
+for other means, widened from 8 to 199 games at either end to the bootstrap-t (1,999 resamples) \
 where that reaches farther (unbounded with fewer than two games). Tests: Fisher's exact test for \
 shares, Mann–Whitney U (normal approximation, tie-corrected) for scores and lengths, Welch's t \
 for other means; Holm's correction over all comparisons at 5% family-wise. Effects: differences \
@@ -107,11 +107,15 @@ pub fn t95(df: f64) -> f64 {
 /// Below this many values a mean's interval is bootstrapped; from it on, Student's t (by
 /// then accurate for the skewed lengths of games, and the bootstrap's cost grows with n).
 pub const BOOTSTRAP_BELOW: usize = 200;
+/// From this many values on the bootstrap-t widens Student's t. Below it too many resamples
+/// repeat one value (one in nine at n = 3, beyond the 2.5% tail), whose unbounded t would make every small
+/// study's interval infinite: there Student's t stands alone.
+pub const BOOTSTRAP_FROM: usize = 8;
 /// Resamples of the bootstrap-t interval.
 pub const BOOTSTRAP_RESAMPLES: usize = 1999;
 
 /// The mean of `xs` with its 95% interval: Student's t `m ± t(n−1) s/√n`, widened below
-/// [`BOOTSTRAP_BELOW`] values to the bootstrap-t (studentized bootstrap) interval at either
+/// [`BOOTSTRAP_BELOW`] values (from [`BOOTSTRAP_FROM`]) to the bootstrap-t (studentized bootstrap) interval at either
 /// end where that reaches farther. For samples as skewed as game lengths Student's t alone
 /// covers the mean in about 91% of studies at n = 10, the bootstrap-t alone about 92.7%. Reproducible: the resamples are drawn from a fixed seed. One value gives an
 /// unbounded interval: its spread is unknown.
@@ -126,7 +130,7 @@ pub fn mean(xs: &[f64]) -> Estimate {
     }
     let se = sample_sd(xs, m) / (n as f64).sqrt();
     let t = student_t_mean(xs);
-    if n < BOOTSTRAP_BELOW && se > 0.0 {
+    if (BOOTSTRAP_FROM..BOOTSTRAP_BELOW).contains(&n) && se > 0.0 {
         // Each end the farther of the two: the bootstrap follows a skewed sample's long
         // tail, Student's t keeps the other end from closing in.
         let b = bootstrap_t(xs, m, se);

@@ -41,6 +41,22 @@ fn t_interval_of_a_mean() {
     // Below 200 values the stated interval is at least as wide as Student's t.
     let wide = mean(&[1.0, 2.0, 3.0, 4.0, 5.0]);
     assert!(wide.low <= e.low && wide.high >= e.high, "{wide:?}");
+    // Three games of 166, 226 and 262 plies: a ninth of the bootstrap's resamples repeat
+    // one game, so the bootstrap-t would be unbounded; below 8 values the interval is
+    // Student's t alone — finite. Mean 218, s = √((52² + 8² + 44²)/2) = 48.497, s/√3 =
+    // 28.000; t(2, 0.975) = 4.302653 → margin 120.474.
+    let small = mean(&[166.0, 226.0, 262.0]);
+    assert!(
+        close(small.low, 218.0 - 120.474, 1e-2) && close(small.high, 218.0 + 120.474, 1e-2),
+        "{small:?}"
+    );
+    // From 8 values on the bootstrap-t widens it again, and stays finite.
+    let eight = [120.0, 150.0, 180.0, 200.0, 230.0, 260.0, 400.0, 900.0];
+    let (t8, m8) = (student_t_mean(&eight), mean(&eight));
+    assert!(
+        m8.high > t8.high && m8.high.is_finite(),
+        "{m8:?} against {t8:?}"
+    );
     // One value: no spread to estimate, so no bound at all (never a zero width).
     let one = mean(&[7.0]);
     assert!(one.low.is_infinite() && one.high.is_infinite());
