@@ -12,6 +12,10 @@
 //! - the move carries what stands at the bottom of its square: a piece standing there (of
 //!   either side) is moved; from an empty square an ownerless *ghost* marker is created.
 //!
+//! - a capture by a phantom whose carried piece belongs to the target's owner overwrites the
+//!   target: Ludii records no removal, but the piece is gone (the replay accepts the
+//!   unlisted removal; see `ludii.rs`).
+//!
 //! A ghost blocks pawn steps and rook slides and cannot be captured, but kings, knights, fils
 //! and fers may step onto it (standing on top of it); a capture on its square removes it.
 //! Phantoms and ghosts give check like pieces do. These rules are derived from Ludii's source

@@ -8,6 +8,10 @@ use common::{reference, rules};
 use libro_chess::replay_ludii;
 
 fn replay(file: &str, ruleset: &str, plies: u64) {
+    replay_games(file, ruleset, 50, plies);
+}
+
+fn replay_games(file: &str, ruleset: &str, games: usize, plies: u64) {
     let r = rules(ruleset, &[]);
     let report = replay_ludii(&r, &reference(&format!("ludii/{file}")));
     let shown: Vec<String> = report
@@ -22,7 +26,7 @@ fn replay(file: &str, ruleset: &str, plies: u64) {
         report.mismatches.len(),
         shown.join("\n")
     );
-    assert_eq!(report.games, 50);
+    assert_eq!(report.games, games);
     assert_eq!(report.plies, plies);
 }
 
@@ -64,6 +68,19 @@ fn short_assize_playouts() {
         "short-assize.jsonl",
         "short-assize-ludii",
         recorded_plies("short-assize.jsonl"),
+    );
+}
+
+/// Two more Short Assize playouts in which a phantom pawn carries a piece onto a piece of the
+/// same side (plies 143 and 311): Ludii overwrites the target without recording a removal,
+/// and every later legal-move count and the final board show it gone.
+#[test]
+fn short_assize_stacking_cases() {
+    replay_games(
+        "short-assize-stacking-cases.jsonl",
+        "short-assize-ludii",
+        2,
+        recorded_plies("short-assize-stacking-cases.jsonl"),
     );
 }
 
