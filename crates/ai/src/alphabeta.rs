@@ -15,7 +15,9 @@
 
 use crate::limits::{Control, Limits, Stopper};
 use crate::ordering::{History, Killers, HISTORY_MAX};
-use crate::score::{from_table, place_utility, terminal_value, to_table, INF, MATE, MAX_PLY};
+use crate::score::{
+    from_table, place_utility, terminal_value, to_table, INF, MATE, MATE_BOUND, MAX_PLY,
+};
 use crate::search::{Deepening, SearchInfo, SearchResult};
 use crate::tt::{Bound, Table};
 use arrayvec::ArrayVec;
@@ -26,18 +28,22 @@ use std::mem;
 const TT_MOVE: i32 = 1 << 30;
 const TACTICAL: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
+/// Captures that lose their exchange: after every quiet move.
+const LOSING: i32 = -(1 << 27);
 /// `order_score` is clamped to this so tiers never mix.
 const ORDER_CLAMP: i32 = 1 << 24;
 /// Quiescence follows at most this many plies past the horizon.
 const MAX_QDEPTH: u32 = 16;
 /// Within this many plies past the horizon a seat in check searches all its evasions.
 const QCHECK_DEPTH: u32 = 4;
-/// Keys of paranoid searches differ by root seat, so their values never mix in the table.
 /// Moves searched beyond the static value before a roll (see `filter_before_chance`).
 pub const ROOT_CANDIDATES: usize = 8;
 /// How far below the best static value a candidate may be, in evaluation units (a chess
 /// pawn is 100; a tables game is 1000, so this is 0.16 of a game, as gnubg's filter).
 pub const ROOT_MARGIN: i32 = 160;
+/// Slots of the static-value cache (a power of two; 1 MiB).
+const EVAL_CACHE: usize = 1 << 16;
+/// Keys of paranoid searches differ by root seat, so their values never mix in the table.
 const PARANOID_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// A move in a node's list: its ordering score and whether it is tactical.
@@ -58,6 +64,14 @@ pub(crate) struct AlphaBeta<G: Heuristic> {
     salt: u64,
     /// The game's [`Heuristic::win_value`]: results on the evaluation's scale, if any.
     win: Option<i32>,
+    /// The game's [`Heuristic::futility_margin`]: forward pruning only where it is given.
+    margin: Option<i32>,
+    /// `nulled[ply]`: the node at `ply` was reached by a null move (no second one in a row).
+    nulled: Vec<bool>,
+    /// Late-move reductions by depth and move number (`lmr[d][i]`, both capped at 63).
+    lmr: Box<[[u8; 64]; 64]>,
+    /// Static values by position hash, from the anchor's side (see `cached_eval`).
+    evals: Vec<(u64, i32)>,
     root_depth: i32,
     seldepth: usize,
 }
@@ -76,6 +90,10 @@ impl<G: Heuristic> AlphaBeta<G> {
             anchor: Seat(0),
             salt: 0,
             win: None,
+            margin: None,
+            nulled: vec![false; MAX_PLY + 2],
+            lmr: lmr_table(),
+            evals: vec![(0, 0); EVAL_CACHE],
             root_depth: 0,
             seldepth: 0,
         }
@@ -87,6 +105,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         }
         self.history = History::new();
         self.killers.clear();
+        self.evals.fill((0, 0));
     }
 
     /// Sets up a search from `game`; returns the root's side and its legal moves.
@@ -108,6 +127,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         };
         self.stopper = Stopper::new(limits, control);
         self.win = game.win_value();
+        self.margin = game.futility_margin();
         let hash_mb = self.hash_mb;
         self.tt
             .get_or_insert_with(|| Table::new(hash_mb))
@@ -316,6 +336,27 @@ impl<G: Heuristic> AlphaBeta<G> {
         }
     }
 
+    /// [`Self::eval`] through a small cache keyed by the position's hash: the main search
+    /// and quiescence often value a position again (transpositions, null-move children).
+    #[inline]
+    fn cached_eval(&mut self, game: &G, side: u8) -> i32 {
+        let key = game.hash() ^ self.salt;
+        let slot = (key as usize) & (EVAL_CACHE - 1);
+        let v = match self.evals[slot] {
+            (k, v) if k == key => v,
+            _ => {
+                let v = self.eval(game, 0);
+                self.evals[slot] = (key, v);
+                v
+            }
+        };
+        if side == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
     fn terminal(&self, game: &G, side: u8, ply: usize) -> i32 {
         let v = game.result().map_or(0, |r| match self.win {
             Some(win) => (place_utility(&r, self.anchor) * f64::from(win)).round() as i32,
@@ -342,7 +383,12 @@ impl<G: Heuristic> AlphaBeta<G> {
         let score = if tt_move == Some(mv) {
             TT_MOVE
         } else if tactical {
-            TACTICAL + game.order_score(mv).clamp(-ORDER_CLAMP, ORDER_CLAMP)
+            let order = game.order_score(mv).clamp(-ORDER_CLAMP, ORDER_CLAMP);
+            if game.exchange_gain(mv).is_some_and(|g| g < 0) {
+                LOSING + order
+            } else {
+                TACTICAL + order
+            }
         } else {
             match self.killers.rank(ply, mv) {
                 0 => {
@@ -430,6 +476,35 @@ impl<G: Heuristic> AlphaBeta<G> {
             depth += 1;
         }
 
+        // Forward pruning, where the game gives a margin, outside the principal variation
+        // and check, and never on a mate score's edge.
+        let margin = self
+            .margin
+            .filter(|_| !pv_node && !in_check && beta.abs() < MATE_BOUND);
+        let static_eval = margin.map(|_| self.cached_eval(game, side));
+        if let (Some(m), Some(ev)) = (margin, static_eval) {
+            // Reverse futility: so far above beta that a few plies cannot bring it back.
+            if depth <= 6 && ev - m * depth >= beta {
+                return ev;
+            }
+            // Null move: if passing still holds beta, a real move will (bar zugzwang, which
+            // the game rules out where it offers the null move).
+            if depth >= 3 && ev >= beta && !self.nulled[ply] {
+                if let Some(child) = game.null_move() {
+                    let r = 3 + depth / 6;
+                    self.nulled[ply + 1] = true;
+                    let v = self.search(&child, depth - 1 - r, ply + 1, beta - 1, beta, side);
+                    self.nulled[ply + 1] = false;
+                    if self.stopper.stopped {
+                        return 0;
+                    }
+                    if v >= beta {
+                        return if v >= MATE_BOUND { beta } else { v };
+                    }
+                }
+            }
+        }
+
         let mut moves = G::MoveList::default();
         game.legal_moves(&mut moves);
         if moves.is_empty() {
@@ -443,17 +518,38 @@ impl<G: Heuristic> AlphaBeta<G> {
 
         let mut best = -INF;
         let mut best_move = None;
+        let mut quiets = 0;
         for i in 0..list.len() {
             pick_next(&mut list, i);
             let (order, tactical, mv) = list[i];
+            let quiet = !tactical && !in_check && order < KILLER;
             let mut child = game.clone();
             child.play(mv);
+            if quiet {
+                quiets += 1;
+            }
+            // Near the horizon, late quiet moves that neither check nor can lift a hopeless
+            // static value to alpha are not searched (late-move and futility pruning).
+            if let (Some(m), Some(ev)) = (margin, static_eval) {
+                if i > 0
+                    && quiet
+                    && depth <= 3
+                    && best > -MATE_BOUND
+                    && (quiets > 3 + 2 * depth * depth || ev + m * depth + m / 2 <= alpha)
+                    && !child.in_check()
+                {
+                    continue;
+                }
+            }
             let v = if i == 0 {
                 self.search(&child, depth - 1, ply + 1, alpha, beta, side)
             } else {
-                let quiet_late = !tactical && !in_check && order < KILLER && i >= 3;
+                let quiet_late = quiet && i >= 3;
                 let r = if depth >= 3 && quiet_late {
-                    if depth >= 5 && i >= 8 {
+                    if self.margin.is_some() {
+                        let r = i32::from(self.lmr[depth.min(63) as usize][i.min(63)]);
+                        (r - i32::from(pv_node)).clamp(1, depth - 2)
+                    } else if depth >= 5 && i >= 8 {
                         2
                     } else {
                         1
@@ -604,7 +700,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         let evasions = qdepth < QCHECK_DEPTH && game.in_check();
         let mut best = -INF;
         if !evasions {
-            let stand = self.eval(game, side);
+            let stand = self.cached_eval(game, side);
             if stand >= beta {
                 return stand;
             }
@@ -628,6 +724,15 @@ impl<G: Heuristic> AlphaBeta<G> {
         for i in 0..list.len() {
             pick_next(&mut list, i);
             let mv = list[i].2;
+            // Captures that lose their exchange, or cannot lift the static value to alpha
+            // even with a margin to spare, are not worth a look (SEE and delta pruning).
+            if !evasions {
+                if let (Some(m), Some(gain)) = (self.margin, game.exchange_gain(mv)) {
+                    if gain < 0 || best + gain + 2 * m <= alpha {
+                        continue;
+                    }
+                }
+            }
             let mut child = game.clone();
             child.play(mv);
             let v = self.quiesce(&child, ply + 1, alpha, beta, side, qdepth + 1);
@@ -652,6 +757,18 @@ impl<G: Heuristic> AlphaBeta<G> {
             best
         }
     }
+}
+
+/// Late-move reductions `lmr[depth][move number]`: `0.5 + ln(depth)·ln(number)/2` plies,
+/// the logarithmic shape strong engines use (deep nodes and late moves reduce most).
+fn lmr_table() -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.0) as u8;
+        }
+    }
+    t
 }
 
 /// Brings the best-ordered move of `list[i..]` to position `i` (selection sort, one step:

@@ -779,6 +779,55 @@ fn capture_forced<B: Width>(r: &ChessRules, pos: &Pos<B>) -> bool {
     sink.found
 }
 
+/// What a king counts for in an exchange: more than any army, so it captures last and
+/// only where nothing can take it back.
+const KING_IN_EXCHANGE: i32 = 50_000;
+
+/// The static exchange on `mv`'s square with two seats: each side in turn takes back with
+/// its least valuable attacker, and either may stop; the mover's net gain. Riders behind
+/// a piece that has taken join in (occupancy is updated). Promotions on the way, shared
+/// squares and pieces that may not take a given type are not modelled: it orders and
+/// prunes, and the search plays the moves themselves.
+fn exchange<B: Width>(r: &ChessRules, pos: &Pos<B>, t: &Tables, mv: Move) -> i32 {
+    let (from, to) = (mv.from(), mv.to());
+    let worth = |ty: usize| {
+        if t.kind[ty] == Kind::King {
+            KING_IN_EXCHANGE
+        } else {
+            t.value[ty]
+        }
+    };
+    let mut gain = [0i32; 32];
+    gain[0] = victim_value(r, pos, t, to);
+    let mut occ = pos.occ.without(from);
+    let mut on_square = worth(mv.piece() as usize);
+    let mut side = 1 - pos.to_move;
+    let mut d = 0;
+    while d + 1 < gain.len() {
+        let attackers = pos.attackers_to(r, to, occ, 1 << side) & occ;
+        let Some((value, sq)) = (0..r.pieces.len())
+            .filter_map(|ty| {
+                (attackers & pos.type_bb[ty])
+                    .first()
+                    .map(|sq| (worth(ty), sq))
+            })
+            .min_by_key(|&(v, _)| v)
+        else {
+            break;
+        };
+        d += 1;
+        gain[d] = on_square - gain[d - 1];
+        occ = occ.without(sq);
+        on_square = value;
+        side = 1 - side;
+    }
+    while d > 0 {
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        d -= 1;
+    }
+    gain[0]
+}
+
 /// The value of the victims on `to` (both pieces of a shared square).
 fn victim_value<B: Width>(r: &ChessRules, pos: &Pos<B>, t: &Tables, to: Square) -> i32 {
     let mut v = 0;
@@ -945,6 +994,28 @@ impl Heuristic for ChessGame {
         })
     }
 
+    /// Captures with two seats (with more, a third seat may take part in the exchange).
+    fn exchange_gain(&self, mv: Move) -> Option<i32> {
+        let r = self.rules();
+        if r.num_seats() != 2 || !mv.is_board_move() {
+            return None;
+        }
+        let t = tables(r);
+        with_pos!(self.position(), pos => {
+            enemy(r, pos).contains(mv.to()).then(|| exchange(r, pos, &t, mv))
+        })
+    }
+
+    fn null_move(&self) -> Option<ChessGame> {
+        ChessGame::null_move(self)
+    }
+
+    /// A pawn's worth per ply, with two seats (with more, a seat's value hangs on moves
+    /// among the others that a margin cannot bound).
+    fn futility_margin(&self) -> Option<i32> {
+        (self.rules().num_seats() == 2).then_some(PAWN)
+    }
+
     /// In check, or (Forçado) bound to capture: either way the side to move may not stand
     /// on the static value, so quiescence searches every legal move and the main search
     /// extends the line (forced captures are how Forçado's sacrifices pay off).
@@ -985,6 +1056,69 @@ mod tests {
             // The setups are mirror images: only the side to move's tempo differs.
             assert_eq!(w, TEMPO, "{name}");
         }
+    }
+
+    /// The move `from`-`to` among the legal moves of `g`.
+    fn find(g: &ChessGame, from: &str, to: &str) -> Move {
+        let mut moves = MoveList::new();
+        g.legal_moves(&mut moves);
+        let b = g.rules().board();
+        let (f, t) = (b.parse_square(from).unwrap(), b.parse_square(to).unwrap());
+        *moves
+            .iter()
+            .find(|m| m.is_board_move() && m.from() == f && m.to() == t)
+            .unwrap_or_else(|| panic!("{from}{to} is legal in {g}"))
+    }
+
+    #[test]
+    fn exchanges_are_played_out_with_the_least_valuable_piece_first() {
+        let r = load("shatranj");
+        // A rook takes a pawn that a pawn guards: +100 (pawn) − 580 (rook) = −480.
+        let g = game(&r, "4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1");
+        assert_eq!(g.exchange_gain(find(&g, "d1", "d5")), Some(PAWN - ROOK));
+        // An unguarded knight: its value.
+        let g = game(&r, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1");
+        assert_eq!(g.exchange_gain(find(&g, "d1", "d5")), Some(KNIGHT));
+        // Doubled rooks against a pawn guarded by a rook behind it: R×P r×R R×R nets a
+        // pawn (+100 +580 −580); the second rook joins through the first's square.
+        let g = game(&r, "3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1");
+        assert_eq!(g.exchange_gain(find(&g, "d2", "d5")), Some(PAWN));
+        // The same with one rook: the guard takes back, −480.
+        let g = game(&r, "3rk3/8/8/3p4/8/8/8/3RK3 w - - 0 1");
+        assert_eq!(g.exchange_gain(find(&g, "d1", "d5")), Some(PAWN - ROOK));
+        // Quiet moves have no exchange.
+        assert_eq!(g.exchange_gain(find(&g, "d1", "d4")), None);
+    }
+
+    #[test]
+    fn the_null_move_passes_only_where_passing_tests_a_position_soundly() {
+        let r = load("shatranj");
+        let g = game(&r, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1");
+        let passed = g.null_move().expect("a rook besides the king: a null move");
+        assert_eq!(passed.position().to_move(), 1);
+        assert_eq!(
+            passed.hash(),
+            passed.recompute_hash(),
+            "the hash follows the turn"
+        );
+        assert_eq!(
+            passed.to_string().split(' ').next(),
+            g.to_string().split(' ').next()
+        );
+        // In check from the knight on f3.
+        let checked = game(&r, "4k3/8/8/8/8/5n2/8/3RK3 w - - 0 1");
+        assert!(checked.null_move().is_none(), "in check");
+        // King and pawns only: passing may beat every move (zugzwang).
+        let pawns = game(&r, "4k3/8/8/3n4/8/8/4P3/4K3 w - - 0 1");
+        assert!(pawns.null_move().is_none(), "king and pawns");
+        // Forçado: bound to capture, so no pass.
+        let f = load("forcado");
+        let bound = game(&f, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1");
+        assert!(bound.capture_forced());
+        assert!(bound.null_move().is_none(), "bound to capture");
+        // Four seats: no null move.
+        let c = load("cuatro-tiempos");
+        assert!(ChessGame::new(&c).null_move().is_none());
     }
 
     #[test]

@@ -230,6 +230,41 @@ impl ChessGame {
         fx
     }
 
+    /// The search's null move: the same position with the other seat to move. Offered with
+    /// two seats only, outside Ludii's stacking (its markers are tied to the turn), when the
+    /// game is not over, no bet is pending, the mover is neither in check nor bound to
+    /// capture (Forçado), and the mover has a piece besides its king and pawns (with fewer,
+    /// passing may beat every move: zugzwang). The repetition history is not carried over:
+    /// no repetition runs through a pass.
+    pub(crate) fn null_move(&self) -> Option<ChessGame> {
+        let r = &*self.rules;
+        if r.num_seats() != 2
+            || r.options.stacking == crate::options::Stacking::Ludii
+            || self.over.is_some()
+            || self.pos.bets_pending() > 0
+        {
+            return None;
+        }
+        let us = self.pos.to_move();
+        if !self.pos.has_officer(r, us) || self.pos.in_check(r, us) || self.capture_forced() {
+            return None;
+        }
+        let mut child = ChessGame {
+            rules: Arc::clone(&self.rules),
+            pos: self.pos.clone(),
+            history: Vec::new(),
+            stakes: self.stakes,
+            paid: self.paid,
+            out: Vec::new(),
+            over: None,
+            stuck: LazyFlag::unknown(),
+        };
+        child.pos.pass_turn(r);
+        child.record_position();
+        child.settle();
+        Some(child)
+    }
+
     /// Bit set of the seats whose king is in check.
     fn check_mask(&self) -> u8 {
         (0..self.rules.num_seats() as u8)

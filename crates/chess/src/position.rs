@@ -484,6 +484,14 @@ impl<B: Width> Pos<B> {
     pub fn seat_at(&self, r: &ChessRules, sq: Square) -> Option<u8> {
         (0..r.num_seats() as u8).find(|&s| self.seat_bb[s as usize].contains(sq))
     }
+    /// Whether seat `s` has a piece that is neither royal nor a pawn.
+    pub fn has_officer(&self, r: &ChessRules, s: u8) -> bool {
+        let mine = self.seat_bb[s as usize];
+        r.pieces
+            .iter()
+            .enumerate()
+            .any(|(t, p)| !p.royal && !p.is_pawn() && (self.type_bb[t] & mine).any())
+    }
     /// The piece types on `sq` (two on a shared square), as a bit set.
     pub fn types_at(&self, r: &ChessRules, sq: Square) -> u8 {
         (0..r.pieces.len())
@@ -1198,6 +1206,14 @@ impl<B: Width> Pos<B> {
         self.to_move = s;
     }
 
+    /// Hands the turn to the other of two seats without a move: the search's null move,
+    /// never a move of the game (it is not counted as a pass).
+    pub(crate) fn pass_turn(&mut self, r: &ChessRules) {
+        self.ply += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
+        self.set_to_move(r, 1 - self.to_move);
+    }
+
     /// Plays a legal move of the seat to move (copy first to keep the original). Returns what
     /// the move did besides moving a piece.
     #[inline]
@@ -1529,6 +1545,14 @@ impl Position {
     /// Plays a legal move of the seat to move; returns what it did besides moving a piece.
     pub fn play(&mut self, r: &ChessRules, mv: Move) -> Effects {
         with_pos_mut!(self, p => p.play(r, mv))
+    }
+    /// Whether seat `s` has a piece that is neither royal nor a pawn.
+    pub fn has_officer(&self, r: &ChessRules, s: u8) -> bool {
+        with_pos!(self, p => p.has_officer(r, s))
+    }
+    /// The search's null move (two seats only): the other seat to move, nothing moved.
+    pub(crate) fn pass_turn(&mut self, r: &ChessRules) {
+        with_pos_mut!(self, p => p.pass_turn(r))
     }
     /// Consecutive passes just played.
     pub(crate) fn passes(&self) -> u8 {

@@ -86,4 +86,32 @@ pub trait Heuristic: Game {
     fn in_check(&self) -> bool {
         false
     }
+
+    /// The position with the seat to move passing its turn (a "null move"), where that is a
+    /// sound test of a position's strength: two sides, the mover not in check nor bound to
+    /// move, and with pieces enough that passing is rarely better than moving (zugzwang).
+    /// The search tries it to prune lines in which even a free move does not save the
+    /// opponent. `None` (the default): the game offers no such test.
+    fn null_move(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+
+    /// What a tactical move nets once the exchange it starts on its square is played out
+    /// (static exchange evaluation), in the evaluation's units: negative when the mover
+    /// loses material by it. The search orders such moves late and leaves them out of
+    /// quiescence. `None` (the default): not known.
+    fn exchange_gain(&self, _mv: Self::Move) -> Option<i32> {
+        None
+    }
+
+    /// How much the static value may move in one ply of quiet play, in its own units, where
+    /// the evaluation is steady enough for the search to prune on it (futility, reverse
+    /// futility and late-move pruning near the horizon). `None` (the default): every move
+    /// is searched to full depth's horizon, as exact games and chance games need.
+    fn futility_margin(&self) -> Option<i32> {
+        None
+    }
 }
