@@ -6,7 +6,9 @@
 //!
 //! The generator shares the machine with the server, so it reads each message into a small
 //! typed struct (its type, `from` and the legal moves; the board views are skipped unparsed)
-//! with a small socket read buffer, instead of building a JSON tree per message.
+//! with a small socket read buffer, instead of building a JSON tree per message; on the
+//! mover's socket an update is recognised by its start, unparsed. It allocates with mimalloc,
+//! as the server does.
 //!
 //! cargo run --release -p libro-server --example loadgen -- --url http://127.0.0.1:8080 --games 1000
 
@@ -20,6 +22,9 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
@@ -115,10 +120,21 @@ impl Msg {
     }
 }
 
-async fn next_msg(ws: &mut Ws) -> Option<Msg> {
+/// The next message; with `skim`, an update (which the server starts with its type) is
+/// answered as a bare update without reading it.
+async fn next_msg(ws: &mut Ws, skim: bool) -> Option<Msg> {
     loop {
         match tokio::time::timeout(Duration::from_secs(30), ws.next()).await {
-            Ok(Some(Ok(Message::Text(t)))) => return serde_json::from_str(t.as_str()).ok(),
+            Ok(Some(Ok(Message::Text(t)))) => {
+                if skim && t.as_str().starts_with(r#"{"type":"update""#) {
+                    return Some(Msg {
+                        kind: Kind::Update,
+                        from: None,
+                        now: None,
+                    });
+                }
+                return serde_json::from_str(t.as_str()).ok();
+            }
             Ok(Some(Ok(_))) => continue,
             _ => return None,
         }
@@ -148,9 +164,9 @@ async fn open_game(host: &str, ruleset: &str, seed: u64) -> Option<(Vec<Ws>, Vec
         let link = created["seats"][seat]["link"].as_str()?;
         let token = link.split("#t=").nth(1)?;
         // tungstenite's default read buffer (128 KiB, zeroed on every read) would cost more
-        // than the messages themselves.
+        // than the messages themselves (an update is about 2 KiB).
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
-            .read_buffer_size(8 << 10);
+            .read_buffer_size(4 << 10);
         let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
             format!("ws://{host}/api/games/{id}/ws?t={token}"),
             Some(config),
@@ -158,7 +174,7 @@ async fn open_game(host: &str, ruleset: &str, seed: u64) -> Option<(Vec<Ws>, Vec
         )
         .await
         .ok()?;
-        let full = next_msg(&mut ws).await?;
+        let full = next_msg(&mut ws, false).await?;
         if full.kind != Kind::Full {
             return None;
         }
@@ -199,7 +215,7 @@ async fn play(
         }
         // The mover's socket: `ok` (its update may come before or after it).
         loop {
-            let Some(m) = next_msg(&mut sockets[seat]).await else {
+            let Some(m) = next_msg(&mut sockets[seat], true).await else {
                 return false;
             };
             match m.kind {
@@ -212,7 +228,7 @@ async fn play(
         // The opponent's socket: the same update.
         let other = 1 - seat;
         loop {
-            let Some(m) = next_msg(&mut sockets[other]).await else {
+            let Some(m) = next_msg(&mut sockets[other], false).await else {
                 return false;
             };
             // Skip the update of this socket's own last move, if still queued behind its `ok`.
