@@ -167,17 +167,10 @@ fn grid_view(g: &ChessGame) -> GridView {
             let Some(seat) = pos.seat_at(r, sq) else {
                 continue;
             };
-            let types = pos.types_at(r, sq);
-            // Bottom first: pawns under the piece sharing their square, as set up.
-            let mut letters: Vec<(bool, String)> = (0..r.pieces().len())
-                .filter(|t| types >> t & 1 != 0)
-                .map(|t| (!r.pieces()[t].is_pawn(), r.pieces()[t].letter.to_string()))
-                .collect();
-            letters.sort();
             squares.push(SquareView {
-                sq: board.name(sq).to_string(),
+                sq: square_text(file, rank),
                 seat,
-                pieces: letters.into_iter().map(|(_, l)| l).collect(),
+                pieces: pieces_on(r, pos.types_at(r, sq)),
             });
         }
     }
@@ -205,6 +198,34 @@ fn grid_view(g: &ChessGame) -> GridView {
         to_move: pos.to_move(),
         stakes,
     }
+}
+
+/// A square's name (`e4`, `l12`) from its file and rank, as [`libro_chess::Board::name`]
+/// writes it, without the formatting machinery: a board view names every occupied square.
+fn square_text(file: i32, rank: i32) -> String {
+    let mut name = String::with_capacity(3);
+    name.push(char::from(b'a' + file as u8));
+    let number = rank as u32 + 1;
+    if number >= 10 {
+        name.push(char::from(b'0' + (number / 10) as u8));
+    }
+    name.push(char::from(b'0' + (number % 10) as u8));
+    name
+}
+
+/// The letters of the piece types in `types` (a bit set), bottom first: pawns under the
+/// piece sharing their square, as set up, then by letter.
+fn pieces_on(r: &ChessRules, types: u8) -> Vec<String> {
+    let mut letters = [(false, ' '); 8];
+    let mut n = 0;
+    for (t, piece) in r.pieces().iter().enumerate().take(8) {
+        if types >> t & 1 != 0 {
+            letters[n] = (!piece.is_pawn(), piece.letter);
+            n += 1;
+        }
+    }
+    letters[..n].sort_unstable();
+    letters[..n].iter().map(|&(_, l)| l.to_string()).collect()
 }
 
 impl UciGame for ChessGame {
@@ -347,6 +368,57 @@ mod tests {
                 assert_eq!(ids.len(), list.as_slice().len(), "{name}: ids collide");
                 assert!(ids.iter().all(|&id| id < limit), "{name}");
                 let Some(&mv) = list.as_slice().first() else {
+                    break;
+                };
+                game.play(mv);
+            }
+        }
+    }
+
+    #[test]
+    fn board_views_name_squares_and_order_pieces_as_the_board_and_letters_say() {
+        // Every shipped grid ruleset, over a few plies: each square as the board names it,
+        // its pieces pawns first and then by letter.
+        for header in crate::shipped() {
+            let name = header.name;
+            let rules = crate::load(&name, &[]).unwrap();
+            let Some(chess) = rules.downcast::<ChessRules>() else {
+                continue;
+            };
+            let r = chess.as_ref();
+            let board = r.board();
+            let mut game = chess.new_game(0);
+            for _ in 0..6 {
+                let view = grid_view(&game);
+                let pos = game.position();
+                let mut expected = Vec::new();
+                for rank in 0..i32::from(board.ranks) {
+                    for file in 0..i32::from(board.files) {
+                        let Some(sq) = board.square(file, rank) else {
+                            continue;
+                        };
+                        if pos.seat_at(r, sq).is_none() {
+                            continue;
+                        }
+                        let types = pos.types_at(r, sq);
+                        let mut letters: Vec<(bool, String)> = (0..r.pieces().len())
+                            .filter(|t| types >> t & 1 != 0)
+                            .map(|t| (!r.pieces()[t].is_pawn(), r.pieces()[t].letter.to_string()))
+                            .collect();
+                        letters.sort();
+                        let pieces: Vec<String> = letters.into_iter().map(|(_, l)| l).collect();
+                        expected.push((board.name(sq).to_string(), pieces));
+                    }
+                }
+                let got: Vec<(String, Vec<String>)> = view
+                    .squares
+                    .iter()
+                    .map(|s| (s.sq.clone(), s.pieces.clone()))
+                    .collect();
+                assert_eq!(got, expected, "{name}");
+                let mut list = libro_chess::MoveList::new();
+                game.legal_moves(&mut list);
+                let Some(&mv) = list.as_slice().last() else {
                     break;
                 };
                 game.play(mv);

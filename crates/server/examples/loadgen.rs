@@ -4,10 +4,17 @@
 //! each move's round trip (sent → the server's `ok`, which comes after the move was stored
 //! and broadcast) and its arrival at the opponent's socket.
 //!
+//! The generator shares the machine with the server, so it reads each message into a small
+//! typed struct (its type, `from` and the legal moves; the board views are skipped unparsed)
+//! with a small socket read buffer, instead of building a JSON tree per message; on the
+//! mover's socket an update is recognised by its start, unparsed. It allocates with mimalloc,
+//! as the server does.
+//!
 //! cargo run --release -p libro-server --example loadgen -- --url http://127.0.0.1:8080 --games 1000
 
 use futures_util::{SinkExt, StreamExt};
 use rand::{Rng, SeedableRng};
+use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -15,6 +22,9 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
@@ -75,10 +85,56 @@ async fn post(host: &str, path: &str, body: &Value) -> Option<Value> {
     serde_json::from_str(rest).ok()
 }
 
-async fn next_json(ws: &mut Ws) -> Option<Value> {
+/// What the generator reads of a server message: its type, the first history entry it
+/// carries (`from`) and the legal moves now; everything else is skipped.
+#[derive(Deserialize)]
+struct Msg {
+    #[serde(rename = "type")]
+    kind: Kind,
+    #[serde(default)]
+    from: Option<u64>,
+    #[serde(default)]
+    now: Option<Now>,
+}
+
+#[derive(Deserialize, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum Kind {
+    Full,
+    Update,
+    Ok,
+    Error,
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Deserialize)]
+struct Now {
+    #[serde(default)]
+    legal: Vec<String>,
+}
+
+impl Msg {
+    fn legal(self) -> Vec<String> {
+        self.now.map(|n| n.legal).unwrap_or_default()
+    }
+}
+
+/// The next message; with `skim`, an update (which the server starts with its type) is
+/// answered as a bare update without reading it.
+async fn next_msg(ws: &mut Ws, skim: bool) -> Option<Msg> {
     loop {
         match tokio::time::timeout(Duration::from_secs(30), ws.next()).await {
-            Ok(Some(Ok(Message::Text(t)))) => return serde_json::from_str(t.as_str()).ok(),
+            Ok(Some(Ok(Message::Text(t)))) => {
+                if skim && t.as_str().starts_with(r#"{"type":"update""#) {
+                    return Some(Msg {
+                        kind: Kind::Update,
+                        from: None,
+                        now: None,
+                    });
+                }
+                return serde_json::from_str(t.as_str()).ok();
+            }
             Ok(Some(Ok(_))) => continue,
             _ => return None,
         }
@@ -107,16 +163,22 @@ async fn open_game(host: &str, ruleset: &str, seed: u64) -> Option<(Vec<Ws>, Vec
     for seat in 0..2 {
         let link = created["seats"][seat]["link"].as_str()?;
         let token = link.split("#t=").nth(1)?;
-        let (mut ws, _) =
-            tokio_tungstenite::connect_async(format!("ws://{host}/api/games/{id}/ws?t={token}"))
-                .await
-                .ok()?;
-        let full = next_json(&mut ws).await?;
-        legal = full["now"]["legal"]
-            .as_array()?
-            .iter()
-            .filter_map(|m| m.as_str().map(String::from))
-            .collect();
+        // tungstenite's default read buffer (128 KiB, zeroed on every read) would cost more
+        // than the messages themselves (an update is about 2 KiB).
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(4 << 10);
+        let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
+            format!("ws://{host}/api/games/{id}/ws?t={token}"),
+            Some(config),
+            false,
+        )
+        .await
+        .ok()?;
+        let full = next_msg(&mut ws, false).await?;
+        if full.kind != Kind::Full {
+            return None;
+        }
+        legal = full.legal();
         sockets.push(ws);
     }
     Some((sockets, legal))
@@ -151,14 +213,14 @@ async fn play(
         {
             return false;
         }
-        // The mover's socket: the update, then `ok`.
+        // The mover's socket: `ok` (its update may come before or after it).
         loop {
-            let Some(m) = next_json(&mut sockets[seat]).await else {
+            let Some(m) = next_msg(&mut sockets[seat], true).await else {
                 return false;
             };
-            match m["type"].as_str() {
-                Some("ok") => break,
-                Some("error") => return false,
+            match m.kind {
+                Kind::Ok => break,
+                Kind::Error => return false,
                 _ => {}
             }
         }
@@ -166,20 +228,13 @@ async fn play(
         // The opponent's socket: the same update.
         let other = 1 - seat;
         loop {
-            let Some(m) = next_json(&mut sockets[other]).await else {
+            let Some(m) = next_msg(&mut sockets[other], false).await else {
                 return false;
             };
-            // Skip the update of this socket's own last move, still queued behind its `ok`.
-            if m["type"] == "update" && m["from"].as_u64() == Some(k as u64) {
+            // Skip the update of this socket's own last move, if still queued behind its `ok`.
+            if m.kind == Kind::Update && m.from == Some(k as u64) {
                 stats.to_opponent.lock().unwrap().push(sent.elapsed());
-                legal = m["now"]["legal"]
-                    .as_array()
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(|x| x.as_str().map(String::from))
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                legal = m.legal();
                 break;
             }
         }

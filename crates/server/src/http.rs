@@ -2,22 +2,27 @@
 
 use crate::assets;
 use crate::guard::{self, Guard};
-use crate::hub::{Hub, HubError};
+use crate::hub::{Hub, HubError, LiveGame};
 use crate::lab::{Lab, LabRunError, RunRequest};
 use crate::record::{Record, Setup};
 use crate::view;
 use axum::body::Bytes;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{middleware, Json, Router};
+use futures_util::SinkExt;
+use libro_core::Seat;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::{
+    self,
+    error::{RecvError, TryRecvError},
+};
 use tower_http::compression::CompressionLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
@@ -376,20 +381,55 @@ async fn socket(
     // Fail before upgrading if the game does not exist.
     hub.get(&id).await?;
     // Small buffers: a server holds thousands of mostly idle sockets, and the messages are
-    // a few kilobytes (tungstenite's defaults are 128 KiB each way per socket).
+    // a few kilobytes (tungstenite's defaults are 128 KiB each way per socket). Messages
+    // are queued and written together when the socket is flushed ([`live`]).
     Ok(ws
         .read_buffer_size(8 << 10)
-        .write_buffer_size(0)
+        .write_buffer_size(WS_WRITE_BUFFER)
         .max_message_size(WS_LIMIT)
         .max_frame_size(WS_LIMIT)
         .on_upgrade(move |s| live(hub, id, q.t, s)))
 }
 
-async fn send_text(socket: &mut WebSocket, text: impl Into<String>) -> bool {
-    socket.send(Message::Text(text.into().into())).await.is_ok()
+/// The bytes a socket queues before writing them without waiting for its flush.
+const WS_WRITE_BUFFER: usize = 16 << 10;
+
+async fn send_text(socket: &mut WebSocket, text: impl Into<Utf8Bytes>) -> bool {
+    socket.send(Message::Text(text.into())).await.is_ok()
+}
+
+/// Queues (without writing) every update broadcast to this socket and not yet sent, so
+/// that they leave in one write with what follows; one missed (the socket lagged) is
+/// replaced by the whole game. False if the socket is done.
+async fn queue_ready(
+    socket: &mut WebSocket,
+    rx: &mut broadcast::Receiver<Utf8Bytes>,
+    cell: &tokio::sync::Mutex<LiveGame>,
+    seat: Option<Seat>,
+) -> bool {
+    loop {
+        let text = match rx.try_recv() {
+            Ok(m) => m,
+            Err(TryRecvError::Empty) => return true,
+            Err(TryRecvError::Lagged(_)) => cell.lock().await.full_message(seat).into(),
+            Err(TryRecvError::Closed) => return false,
+        };
+        if socket.feed(Message::Text(text)).await.is_err() {
+            return false;
+        }
+    }
+}
+
+/// The answer to a socket's move or ping, with its request id.
+fn reply_text(kind: &str, id: Option<u64>) -> String {
+    match id {
+        Some(id) => format!(r#"{{"type":"{kind}","id":{id}}}"#),
+        None => format!(r#"{{"type":"{kind}","id":null}}"#),
+    }
 }
 
 /// One viewer's socket: the full game first, then every update; moves from a seat's link.
+/// A move's own update and its `ok` leave in one write, as do updates that queued up.
 async fn live(hub: Arc<Hub>, id: String, token: String, mut socket: WebSocket) {
     let Ok(cell) = hub.get(&id).await else { return };
     let (first, mut rx, seat) = {
@@ -428,7 +468,7 @@ async fn live(hub: Arc<Hub>, id: String, token: String, mut socket: WebSocket) {
                     }
                 }
                 let text = match msg {
-                    Message::Text(t) => t.to_string(),
+                    Message::Text(t) => t,
                     Message::Binary(_) => {
                         if !send_text(&mut socket, json!({"type": "error", "message": "binary messages are not understood"}).to_string()).await { return }
                         continue;
@@ -436,23 +476,27 @@ async fn live(hub: Arc<Hub>, id: String, token: String, mut socket: WebSocket) {
                     Message::Close(_) => return,
                     _ => continue,
                 };
-                let reply = match serde_json::from_str::<ClientMessage>(&text) {
-                    Err(e) => json!({"type": "error", "message": format!("malformed message: {e}")}),
-                    Ok(ClientMessage::Ping { id }) => json!({"type": "pong", "id": id}),
+                let reply = match serde_json::from_str::<ClientMessage>(text.as_str()) {
+                    Err(e) => json!({"type": "error", "message": format!("malformed message: {e}")}).to_string(),
+                    Ok(ClientMessage::Ping { id }) => reply_text("pong", id),
                     Ok(ClientMessage::Move { mv, id: req }) => match hub.play(&id, &token, &mv).await {
-                        Ok(()) => json!({"type": "ok", "id": req}),
-                        Err(e) => json!({"type": "error", "id": req, "message": e.to_string()}),
+                        Ok(()) => reply_text("ok", req),
+                        Err(e) => json!({"type": "error", "id": req, "message": e.to_string()}).to_string(),
                     },
                 };
-                if !send_text(&mut socket, reply.to_string()).await { return }
+                // The move's own update, broadcast before its answer, goes first.
+                if !queue_ready(&mut socket, &mut rx, &cell, seat).await { return }
+                if !send_text(&mut socket, reply).await { return }
             }
             update = rx.recv() => {
-                let text: String = match update {
-                    Ok(m) => m.to_string(),
-                    Err(RecvError::Lagged(_)) => cell.lock().await.full_message(seat),
+                let text = match update {
+                    Ok(m) => m,
+                    Err(RecvError::Lagged(_)) => cell.lock().await.full_message(seat).into(),
                     Err(RecvError::Closed) => return,
                 };
-                if !send_text(&mut socket, text).await { return }
+                if socket.feed(Message::Text(text)).await.is_err() { return }
+                if !queue_ready(&mut socket, &mut rx, &cell, seat).await { return }
+                if socket.flush().await.is_err() { return }
             }
         }
     }

@@ -14,6 +14,7 @@ use crate::record::Played;
 use crate::record::{self, Event, Record, RecordError, Setup};
 use crate::store::{hash_matches, token_hash, Append, Loaded, Store, StoreError};
 use crate::view;
+use axum::extract::ws::Utf8Bytes;
 use libro_core::{Seat, Turn};
 use libro_registry::{AnyRuleset, DynGame};
 use rand::Rng;
@@ -71,7 +72,8 @@ pub struct LiveGame {
     pub rematch: Option<String>,
     /// The status (turn, legal moves, result) now, recomputed after every event.
     pub now: Value,
-    pub tx: broadcast::Sender<Arc<str>>,
+    /// Each update, serialised once: every socket watching sends the same shared bytes.
+    pub tx: broadcast::Sender<Utf8Bytes>,
     /// An AI search for this game is running.
     pub thinking: bool,
     /// When the game was loaded or last had an event (for unloading when idle).
@@ -221,13 +223,25 @@ impl LiveGame {
     }
 
     fn announce(&self, from: usize) {
-        let msg = format!(
-            r#"{{"type":"update","from":{from},"entries":[{}],"now":{}}}"#,
-            self.history[from..].join(","),
-            self.now
+        let entries = &self.history[from..];
+        let now = self.now.to_string();
+        let mut msg = String::with_capacity(
+            48 + entries.iter().map(|e| e.len() + 1).sum::<usize>() + now.len(),
         );
+        msg.push_str(r#"{"type":"update","from":"#);
+        msg.push_str(&from.to_string());
+        msg.push_str(r#","entries":["#);
+        for (i, e) in entries.iter().enumerate() {
+            if i > 0 {
+                msg.push(',');
+            }
+            msg.push_str(e);
+        }
+        msg.push_str(r#"],"now":"#);
+        msg.push_str(&now);
+        msg.push('}');
         // No receivers is fine: nobody is watching.
-        let _ = self.tx.send(Arc::from(msg));
+        let _ = self.tx.send(Utf8Bytes::from(msg));
     }
 }
 

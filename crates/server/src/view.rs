@@ -118,7 +118,8 @@ pub fn status(live: &LiveGame, thinking: bool) -> Value {
         "rematch": live.rematch,
     });
     if let Turn::Seat(_) = played.turn() {
-        v["legal"] = json!(game.legal_moves());
+        // Moved in, not copied: this runs after every event.
+        v["legal"] = Value::from(game.legal_moves());
         v["forced"] = json!(game.forced_note());
         v["steps"] = json!(game.part_moves());
     }
