@@ -395,6 +395,7 @@ function render() {
   if (S.meta.geometry.kind === "grid") renderChess(view);
   else renderTables(view);
   renderStatus(view);
+  renderClocks();
   renderActions();
   renderPlayers(view);
   renderMoves();
@@ -426,6 +427,52 @@ function renderStatus(view) {
     f.innerHTML = "";
     f.append(el("h3", {}, "Forced capture"), el("p", { id: "forced-text" }, now.forced));
   } else f.hidden = true;
+}
+
+// ---------- clocks ----------
+
+/// A time in ms as the clock shows it: m:ss, with tenths under ten seconds.
+function clockText(ms) {
+  const t = Math.max(0, ms);
+  if (t < 10000) return `0:0${(t / 1000).toFixed(1)}`;
+  const s = Math.ceil(t / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const mm = h ? `${h}:${String(m).padStart(2, "0")}` : String(m);
+  return `${mm}:${String(r).padStart(2, "0")}`;
+}
+
+/// Each seat's time left now: the server's figures, less the time since they came for the
+/// seat whose clock runs.
+function clockLeft(i) {
+  const c = S.now.clock;
+  const left = c.left_ms[i];
+  return c.running === i ? left - (performance.now() - S.clockAt) : left;
+}
+
+function renderClocks() {
+  const box = document.getElementById("clocks");
+  const c = S.now && S.now.clock;
+  box.hidden = !c;
+  if (!c) return;
+  box.innerHTML = "";
+  box.append(el("h3", {}, `Clocks ${c.initial_s >= 60 ? `${c.initial_s / 60} min` : `${c.initial_s} s`} + ${c.increment_s} s`));
+  S.meta.seats.forEach((name, i) => {
+    const cls = ["clock", c.running === i ? "running" : "", S.you === i ? "mine" : ""].join(" ");
+    box.append(el("div", { class: cls, "data-seat": i }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${name}`, el("b", { class: "time" }, clockText(clockLeft(i)))));
+  });
+  tickClocks();
+}
+
+/// Counts the running clock down between the server's messages.
+function tickClocks() {
+  const c = S.now && S.now.clock;
+  if (!c) return;
+  for (const row of document.querySelectorAll("#clocks .clock")) {
+    const i = Number(row.dataset.seat);
+    const left = clockLeft(i);
+    row.querySelector(".time").textContent = clockText(left);
+    row.classList.toggle("low", left < 10000);
+  }
 }
 
 // ---------- a seat's requests: resign, draw, takeback, rematch ----------
@@ -625,6 +672,7 @@ function onMessage(msg) {
     S.start = msg.start;
     S.history = msg.history;
     S.now = msg.now;
+    S.clockAt = performance.now();
     S.you = msg.you;
     S.sel = null;
     S.path = [];
@@ -637,6 +685,7 @@ function onMessage(msg) {
     S.history.length = Math.min(S.history.length, msg.from);
     S.history.push(...msg.entries);
     S.now = msg.now;
+    S.clockAt = performance.now();
     if (msg.entries.length) {
       S.sel = null;
       S.path = [];
@@ -700,6 +749,7 @@ function main() {
     if (e.key === "ArrowLeft") step(shownIndex() - 1);
     if (e.key === "ArrowRight") step(shownIndex() + 1);
   });
+  setInterval(tickClocks, 100);
   connect();
 }
 

@@ -68,6 +68,10 @@ async function create() {
   const players = r.seats.map((_, i) => document.getElementById(`player-${i}`).value);
   const body = { ruleset: r.name, options, players };
   if (r.stakes) body.stakes = r.seats.map((_, i) => Number(document.getElementById(`stake-${i}`).value));
+  const minutes = document.getElementById("clock-minutes").value.trim();
+  if (minutes !== "") {
+    body.clock = { initial_s: Math.round(Number(minutes) * 60), increment_s: Number(document.getElementById("clock-increment").value || 0) };
+  }
   try {
     showCreated(await api("/api/games", body));
   } catch (e) {

@@ -190,6 +190,9 @@ pub struct CreateRequest {
     pub stakes: Option<Vec<u32>>,
     #[serde(default)]
     pub seed: Option<u64>,
+    /// A clock: `{"initial_s": S, "increment_s": I}` (bounds in [`crate::limits`]).
+    #[serde(default)]
+    pub clock: Option<crate::ClockSpec>,
 }
 
 impl CreateRequest {
@@ -205,6 +208,8 @@ impl CreateRequest {
             seed: self.seed.unwrap_or_else(rand::random),
             stakes: self.stakes,
             players: self.players,
+            clock: self.clock,
+            position: None,
         })
     }
 }
@@ -235,8 +240,78 @@ async fn game_state(
     Ok(([(header::CONTENT_TYPE, "application/json")], msg).into_response())
 }
 
-async fn export(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+/// Which record an export gives: `json` (the default), `pgn` (two-seat chess) or `text`
+/// (PGN where the game has it, else libro's own text record: docs/records.md).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ExportQuery {
+    #[serde(default)]
+    format: Option<String>,
+}
+
+/// The origin links are built from: `serve --public-url`, else the host the browser used.
+fn origin(hub: &Hub, headers: &axum::http::HeaderMap) -> String {
+    if let Some(url) = &hub.limits().public_url {
+        return url.trim_end_matches('/').to_string();
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            !h.is_empty()
+                && h.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c))
+        })
+        .unwrap_or("localhost");
+    format!("http://{host}")
+}
+
+async fn export(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(q): Query<ExportQuery>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
     let cell = hub.get(&id).await?;
+    match q.format.as_deref() {
+        None | Some("json") => {}
+        Some(f @ ("pgn" | "text")) => {
+            let g = cell.lock().await;
+            let kind = crate::pgn::Kind::of(&g.rules);
+            if f == "pgn" && kind != crate::pgn::Kind::Pgn {
+                return Err(bad(format!(
+                    "`{}` is not a two-seat chess game: PGN cannot hold it; ask for format=text (docs/records.md)",
+                    g.setup.ruleset
+                )));
+            }
+            let site = format!("{}/g/{id}", origin(&hub, &headers));
+            let text = crate::pgn::export(&g.setup, &g.rules, &g.played, g.created, &site);
+            let ext = if kind == crate::pgn::Kind::Pgn { "pgn" } else { "txt" };
+            let disposition = format!(
+                "attachment; filename=\"libro-{}-{id}.{ext}\"",
+                g.setup.ruleset
+            );
+            let mime = if ext == "pgn" {
+                "application/x-chess-pgn"
+            } else {
+                "text/plain; charset=utf-8"
+            };
+            return Ok((
+                [
+                    (header::CONTENT_TYPE, mime.to_string()),
+                    (header::CONTENT_DISPOSITION, disposition),
+                ],
+                text,
+            )
+                .into_response());
+        }
+        Some(f) => {
+            return Err(bad(format!(
+                "format `{}` is not json, pgn or text",
+                f.chars().take(20).collect::<String>()
+            )))
+        }
+    }
     let rec = cell.lock().await.record();
     let body = serde_json::to_string_pretty(&rec)
         .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
@@ -254,17 +329,49 @@ async fn export(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<R
         .into_response())
 }
 
+/// What `POST /api/import` takes: a JSON record, or `{"text": …}` holding a PGN or a libro
+/// text record (docs/records.md).
+enum Imported {
+    Record(Box<Record>),
+    Text(Box<(Setup, Vec<crate::Event>)>),
+}
+
+/// A text record to import, wrapped in JSON (POST bodies are JSON).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextImport {
+    text: String,
+}
+
 async fn import(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>, ApiError> {
-    // A record of up to the body limit takes a while to read: off the async threads.
-    let rec: Record = tokio::task::spawn_blocking(move || parse_body(&body))
-        .await
-        .map_err(|e| {
-            ApiError(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("reading the record: {e}"),
-            )
-        })??;
-    let created = hub.import(rec).await?;
+    // A record of up to the body limit takes a while to read and replay: off the async
+    // threads.
+    let read = tokio::task::spawn_blocking(move || -> Result<Imported, ApiError> {
+        let text_form = serde_json::from_slice::<Value>(&body)
+            .ok()
+            .is_some_and(|v| v.get("text").is_some());
+        if text_form {
+            let t: TextImport = parse_body(&body)?;
+            let read = crate::pgn::import(&t.text).map_err(|e| bad(format!("record: {e}")))?;
+            Ok(Imported::Text(Box::new(read)))
+        } else {
+            Ok(Imported::Record(Box::new(parse_body(&body)?)))
+        }
+    })
+    .await
+    .map_err(|e| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("reading the record: {e}"),
+        )
+    })??;
+    let created = match read {
+        Imported::Record(rec) => hub.import(*rec).await?,
+        Imported::Text(read) => {
+            let (setup, events) = *read;
+            hub.import_events(setup, events).await?
+        }
+    };
     Ok(Json(json!(created)))
 }
 

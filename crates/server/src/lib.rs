@@ -5,11 +5,13 @@
 
 mod ai;
 mod assets;
+pub mod clock;
 pub mod guard;
 mod http;
 pub mod hub;
 pub mod lab;
 pub mod limits;
+pub mod pgn;
 pub mod record;
 pub mod store;
 mod view;
@@ -17,6 +19,7 @@ mod view;
 pub use http::{router, ClientMessage, CreateRequest, MoveRequest};
 pub use hub::{Hub, HubError};
 pub use limits::Limits;
+pub use clock::ClockSpec;
 pub use record::{Event, Record, Setup};
 pub use store::{SqliteStore, Store, StoreError};
 

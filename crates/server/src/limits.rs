@@ -34,6 +34,13 @@ pub const DEFAULT_IDLE_UNLOAD: Duration = Duration::from_secs(600);
 /// operator sets `--unstarted-expiry-secs`; then it is deleted.
 pub const DEFAULT_UNSTARTED_EXPIRY: Duration = Duration::from_secs(3600);
 
+/// The longest initial time a game's clock may have, in seconds (3 hours): longer games
+/// are correspondence games, which want a clock of days, not this one.
+pub const MAX_CLOCK_INITIAL_S: u32 = 10_800;
+
+/// The largest increment a game's clock may add after each move, in seconds.
+pub const MAX_CLOCK_INCREMENT_S: u32 = 180;
+
 /// How long an AI game waits before trying again after its move could not be stored.
 pub const AI_RETRY: Duration = Duration::from_millis(500);
 

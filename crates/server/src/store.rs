@@ -576,6 +576,8 @@ mod tests {
             seed: 7,
             stakes: None,
             players: vec!["human".into(), "ai:2".into()],
+            clock: None,
+            position: None,
         }
     }
 
@@ -592,6 +594,7 @@ mod tests {
             &Event::Move {
                 seat: 0,
                 text: "24/19".into(),
+                at: None,
             },
         )
         .unwrap();
@@ -619,7 +622,8 @@ mod tests {
                 Event::Roll { roll: "5-2".into() },
                 Event::Move {
                     seat: 0,
-                    text: "24/19".into()
+                    text: "24/19".into(),
+                    at: None,
                 }
             ]
         );
