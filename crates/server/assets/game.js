@@ -411,6 +411,12 @@ function renderStatus(view) {
     const who = r.winner !== null && r.winner !== undefined ? `${seatName(r.winner)} wins` : "drawn";
     st.append(el("p", { class: "result", id: "result" }, `Game over: ${who} — ${r.describe}.`));
     if (r.seats.length > 2) st.append(el("p", {}, r.seats.map((s, i) => `${seatName(i)}: place ${s.rank}`).join(", ")));
+  } else if (now.open && now.open.length) {
+    // An open challenge: it starts when every seat is taken.
+    st.append(el("p", { class: "turn", id: "waiting" }, `Waiting for players: ${now.open.map(seatName).join(", ")} ${now.open.length === 1 ? "is" : "are"} open.`));
+    if (S.you === null) {
+      for (const i of now.open) st.append(el("button", { type: "button", class: "join", "data-seat": i, onclick: () => takeSeat(i) }, `Play ${seatName(i)}`));
+    } else st.append(el("p", { class: "hint" }, "Send the spectator link: whoever opens it can take the open seat (or find it in the lobby)."));
   } else if (now.turn.kind === "seat") {
     const s = now.turn.seat;
     const mine = S.you === s;
@@ -472,6 +478,17 @@ function tickClocks() {
     const left = clockLeft(i);
     row.querySelector(".time").textContent = clockText(left);
     row.classList.toggle("low", left < 10000);
+  }
+}
+
+/// Takes an open seat of this game and reloads the page with its secret link.
+async function takeSeat(seat) {
+  try {
+    const res = await api(`/api/games/${encodeURIComponent(S.id)}/join`, { seat });
+    location.hash = res.link.split("#")[1];
+    location.reload();
+  } catch (e) {
+    toast(e.message);
   }
 }
 
@@ -679,6 +696,10 @@ function onMessage(msg) {
     document.getElementById("title").textContent = S.meta.title;
     document.title = `libro — ${S.meta.title}`;
     document.getElementById("you").textContent = S.you === null ? "spectator" : seatName(S.you);
+    // Two-seat chess exports PGN; the other games their own text record.
+    const pgn = S.meta.geometry.kind === "grid" && S.meta.seats.length === 2;
+    document.getElementById("export-text").textContent = pgn ? "PGN" : "Text record";
+    document.getElementById("seat-link-box").hidden = S.you === null;
     document.body.dataset.board = S.meta.geometry.kind;
     document.body.dataset.ruleset = S.meta.name;
   } else if (msg.type === "update") {
@@ -732,6 +753,9 @@ function main() {
   a.textContent = spec;
   const exp = document.getElementById("export");
   exp.href = `/api/games/${encodeURIComponent(S.id)}/export`;
+  document.getElementById("export-text").href = `/api/games/${encodeURIComponent(S.id)}/export?format=text`;
+  document.getElementById("copy-spectator-box").append(copyButton(spec, "copy-spectator"));
+  document.getElementById("copy-seat-box").append(copyButton(location.href, "copy-seat"));
   document.getElementById("rules-button").addEventListener("click", () => S.meta && showRules(S.meta.name));
   document.getElementById("pass").addEventListener("click", () => sendMove("pass"));
   document.getElementById("flip").addEventListener("click", () => { S.flip = !S.flip; render(); });

@@ -45,6 +45,7 @@ impl From<HubError> for ApiError {
             HubError::Damaged { .. } => StatusCode::GONE,
             HubError::Limit(_) => StatusCode::BAD_REQUEST,
             HubError::NotASeat => StatusCode::FORBIDDEN,
+            HubError::Taken(_) => StatusCode::CONFLICT,
             HubError::Illegal(_) | HubError::Record(_) => StatusCode::BAD_REQUEST,
             HubError::Store(_) | HubError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
@@ -98,6 +99,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/takeback", post(takeback))
         .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/ws", get(socket))
         .route("/api/import", post(import))
         .route("/lab", get(|| async { Html(assets::LAB_HTML) }))
@@ -214,10 +216,58 @@ impl CreateRequest {
     }
 }
 
-async fn create_game(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>, ApiError> {
-    let req: CreateRequest = parse_body(&body)?;
-    let created = hub.create(req.setup().map_err(bad)?).await?;
-    Ok(Json(json!(created)))
+/// `POST /api/games`: a player `open` is a human seat left for others to take (an open
+/// challenge, listed in the lobby); every link comes absolute too (`url`), from
+/// `--public-url` or the host the browser used.
+async fn create_game(
+    State(hub): State<Arc<Hub>>,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let mut req: CreateRequest = parse_body(&body)?;
+    let open: Vec<bool> = req.players.iter().map(|p| p == "open").collect();
+    for p in req.players.iter_mut().filter(|p| *p == "open") {
+        *p = "human".into();
+    }
+    let created = hub.create_open(req.setup().map_err(bad)?, open).await?;
+    let mut v = json!(created);
+    with_urls(&mut v, &origin(&hub, &headers));
+    Ok(Json(v))
+}
+
+/// Adds each link's absolute `url` (the spectator's as `spectator_url`).
+fn with_urls(created: &mut Value, origin: &str) {
+    if let Some(s) = created["spectator"].as_str() {
+        created["spectator_url"] = json!(format!("{origin}{s}"));
+    }
+    if let Some(seats) = created["seats"].as_array_mut() {
+        for seat in seats {
+            if let Some(l) = seat["link"].as_str() {
+                seat["url"] = json!(format!("{origin}{l}"));
+            }
+        }
+    }
+}
+
+/// Taking an open seat: `{"seat": N}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinRequest {
+    seat: usize,
+}
+
+/// `POST /api/games/{id}/join`: takes an open seat; answers its secret link.
+async fn join(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let req: JoinRequest = parse_body(&body)?;
+    let token = hub.join(&id, req.seat).await?;
+    let link = format!("/g/{id}#t={token}");
+    let url = format!("{}{link}", origin(&hub, &headers));
+    Ok(Json(json!({"id": id, "seat": req.seat, "link": link, "url": url})))
 }
 
 /// The game page: 404 for a game that does not exist, 410 for a damaged one (the page

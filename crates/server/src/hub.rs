@@ -36,6 +36,8 @@ pub enum HubError {
     Limit(#[from] LimitError),
     #[error("this link does not hold a seat of this game (spectators cannot move)")]
     NotASeat,
+    #[error("seat {0} is not open: someone holds it, or it is the server's")]
+    Taken(String),
     #[error("{0}")]
     Illegal(String),
     #[error(transparent)]
@@ -223,7 +225,21 @@ impl LiveGame {
             "over": self.is_over(),
             "result": view::result(&self.played),
             "created": self.created,
+            "open": self.open_seats(),
+            "clock": self.setup.clock,
         })
+    }
+
+    /// The human seats nobody holds yet (an open challenge's), by index.
+    pub fn open_seats(&self) -> Vec<usize> {
+        self.setup
+            .players
+            .iter()
+            .zip(&self.tokens)
+            .enumerate()
+            .filter(|(_, (p, t))| *p == "human" && t.is_none())
+            .map(|(i, _)| i)
+            .collect()
     }
 
     fn refresh_now(&mut self) {
@@ -652,6 +668,47 @@ impl Hub {
         self.create_with_events(setup, Vec::new()).await
     }
 
+    /// [`Hub::create`] with the seats marked in `open` (human seats) left for others to
+    /// take ([`Hub::join`]): an open challenge, listed in the lobby.
+    pub async fn create_open(
+        self: &Arc<Self>,
+        setup: Setup,
+        open: Vec<bool>,
+    ) -> Result<Created, HubError> {
+        self.create_seated(setup, Vec::new(), &open).await
+    }
+
+    /// Takes an open seat of a game: answers the seat's secret token, once; the game starts
+    /// when no seat is open.
+    pub async fn join(self: &Arc<Self>, id: &str, seat: usize) -> Result<String, HubError> {
+        let cell = self.get(id).await?;
+        {
+            let mut g = cell.lock().await;
+            let names = g.rules.seat_names();
+            let name = names.get(seat).ok_or_else(|| {
+                HubError::Illegal(format!(
+                    "there is no seat {seat}: the seats are 0 to {}",
+                    names.len() - 1
+                ))
+            })?;
+            if !g.open_seats().contains(&seat) {
+                return Err(HubError::Taken(name.clone()));
+            }
+            let token = random_id(22);
+            let mut tokens = g.tokens.clone();
+            tokens[seat] = Some(token_hash(&token));
+            let (store, gid, stored) = (self.store.clone(), g.id.clone(), tokens.clone());
+            store_call(move || store.set_tokens(&gid, &stored)).await??;
+            g.tokens = tokens;
+            g.refresh_now();
+            let from = g.history.len();
+            g.announce(from);
+            drop(g);
+            self.clone().kick(id).await;
+            Ok(token)
+        }
+    }
+
     /// Imports a record: replays it (so a bad record is refused whole) and stores it as a
     /// new game with new links.
     pub async fn import(self: &Arc<Self>, rec: Record) -> Result<Created, HubError> {
@@ -676,10 +733,23 @@ impl Hub {
         setup: Setup,
         events: Vec<Event>,
     ) -> Result<Created, HubError> {
+        self.create_seated(setup, events, &[]).await
+    }
+
+    /// Creates the game with a secret link for each human seat not marked in `open`.
+    async fn create_seated(
+        self: &Arc<Self>,
+        setup: Setup,
+        events: Vec<Event>,
+        open: &[bool],
+    ) -> Result<Created, HubError> {
         let tokens: Vec<Option<String>> = setup
             .players
             .iter()
-            .map(|p| (p == "human").then(|| random_id(22)))
+            .enumerate()
+            .map(|(i, p)| {
+                (p == "human" && !open.get(i).copied().unwrap_or(false)).then(|| random_id(22))
+            })
             .collect();
         let hashes: Vec<Option<String>> = tokens
             .iter()
@@ -695,6 +765,7 @@ impl Hub {
                     "name": name,
                     "player": player,
                     "link": token.as_ref().map(|t| format!("/g/{id}#t={t}")),
+                    "open": player == "human" && token.is_none(),
                 })
             })
             .collect();
@@ -761,6 +832,12 @@ impl Hub {
         {
             let mut g = cell.lock().await;
             let seat = g.seat_of(token).ok_or(HubError::NotASeat)?;
+            if let Some(&open) = g.open_seats().first() {
+                let name = g.rules.seat_names()[open].clone();
+                return Err(HubError::Illegal(format!(
+                    "the game starts when every seat is taken: {name} is still open"
+                )));
+            }
             if let Some(flagged) = self.flag_if_due(&mut g).await? {
                 let name = g.rules.seat_names()[flagged.index()].clone();
                 return Err(HubError::Illegal(format!(
@@ -1006,6 +1083,10 @@ impl Hub {
         async move {
             let cell = self.get(&id).await?;
             let mut g = cell.lock().await;
+            if !g.open_seats().is_empty() {
+                // An open challenge: nothing happens until every seat is taken.
+                return Ok(());
+            }
             if self.flag_if_due(&mut g).await?.is_some() {
                 return Ok(());
             }

@@ -120,6 +120,7 @@ pub fn status(live: &LiveGame, thinking: bool) -> Value {
         "takeback_ask": live.takeback_ask.map(|s| s.0),
         "rematch": live.rematch,
         "clock": clock(live),
+        "open": live.open_seats(),
     });
     if let Turn::Seat(_) = played.turn() {
         v["legal"] = json!(game.legal_moves());
