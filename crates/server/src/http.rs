@@ -89,6 +89,11 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/", get(|| async { Html(assets::LOBBY_HTML) }))
         .route("/g/{id}", get(game_page))
         .route("/assets/{name}", get(asset))
+        // Browsers ask for /favicon.ico whatever the page says: the same SVG icon.
+        .route(
+            "/favicon.ico",
+            get(|| async { asset(Path("favicon.svg".to_string())).await }),
+        )
         .route("/api/rulesets", get(rulesets))
         .route("/api/rulesets/{name}", get(ruleset))
         .route("/api/games", get(list_games).post(create_game))
@@ -100,6 +105,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/takeback", post(takeback))
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/chat", get(chat_log).post(chat))
         .route("/api/games/{id}/ws", get(socket))
         .route("/api/import", post(import))
         .route("/lab", get(|| async { Html(assets::LAB_HTML) }))
@@ -249,6 +255,40 @@ fn with_urls(created: &mut Value, origin: &str) {
     }
 }
 
+/// A seat's chat message: `{"token": …, "text": …}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChatRequest {
+    token: String,
+    text: String,
+}
+
+/// `POST /api/games/{id}/chat`: a seat's message to everyone watching (spectators read).
+async fn chat(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let req: ChatRequest = parse_body(&body)?;
+    hub.chat(&id, &req.token, &req.text).await?;
+    Ok(Json(json!({"ok": true})))
+}
+
+/// `GET /api/games/{id}/chat`: the chat kept, oldest first.
+async fn chat_log(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let cell = hub.get(&id).await?;
+    let g = cell.lock().await;
+    let log: Vec<Value> = g
+        .chat
+        .iter()
+        .map(|(seat, text)| json!({"seat": seat, "text": text}))
+        .collect();
+    Ok(Json(json!(log)))
+}
+
 /// Taking an open seat: `{"seat": N}`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -267,7 +307,9 @@ async fn join(
     let token = hub.join(&id, req.seat).await?;
     let link = format!("/g/{id}#t={token}");
     let url = format!("{}{link}", origin(&hub, &headers));
-    Ok(Json(json!({"id": id, "seat": req.seat, "link": link, "url": url})))
+    Ok(Json(
+        json!({"id": id, "seat": req.seat, "link": link, "url": url}),
+    ))
 }
 
 /// The game page: 404 for a game that does not exist, 410 for a damaged one (the page
@@ -336,7 +378,11 @@ async fn export(
             }
             let site = format!("{}/g/{id}", origin(&hub, &headers));
             let text = crate::pgn::export(&g.setup, &g.rules, &g.played, g.created, &site);
-            let ext = if kind == crate::pgn::Kind::Pgn { "pgn" } else { "txt" };
+            let ext = if kind == crate::pgn::Kind::Pgn {
+                "pgn"
+            } else {
+                "txt"
+            };
             let disposition = format!(
                 "attachment; filename=\"libro-{}-{id}.{ext}\"",
                 g.setup.ruleset

@@ -83,6 +83,8 @@ pub struct LiveGame {
     pub clock: Option<Clock>,
     /// The task that ends the game when the seat to move's time runs out.
     flag_timer: Option<tokio::task::AbortHandle>,
+    /// The seats' chat, newest last, at most [`crate::limits::CHAT_KEPT`] (memory only).
+    pub chat: std::collections::VecDeque<(u8, String)>,
 }
 
 impl LiveGame {
@@ -134,6 +136,7 @@ impl LiveGame {
             last_active: std::time::Instant::now(),
             clock: None,
             flag_timer: None,
+            chat: Default::default(),
         };
         live.clock = live.setup.clock.map(|spec| Clock::new(spec, n));
         for (index, ev) in events.iter().enumerate() {
@@ -867,6 +870,32 @@ impl Hub {
         let g = cell.lock_owned().await;
         let seat = g.seat_of(token).ok_or(HubError::NotASeat)?;
         Ok((g, seat))
+    }
+
+    /// A seat says something to the others: 1 to [`crate::limits::MAX_CHAT_CHARS`]
+    /// characters (control characters become spaces), sent to everyone watching and kept in
+    /// memory only.
+    pub async fn chat(self: &Arc<Self>, id: &str, token: &str, text: &str) -> Result<(), HubError> {
+        use crate::limits::{CHAT_KEPT, MAX_CHAT_CHARS};
+        let (mut g, seat) = self.seat_in(id, token).await?;
+        let text: String = text
+            .trim()
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let n = text.chars().count();
+        if n == 0 || n > MAX_CHAT_CHARS {
+            return Err(HubError::Illegal(format!(
+                "a chat message is 1 to {MAX_CHAT_CHARS} characters, not {n}"
+            )));
+        }
+        let msg = json!({"type": "chat", "seat": seat.0, "text": text}).to_string();
+        if g.chat.len() >= CHAT_KEPT {
+            g.chat.pop_front();
+        }
+        g.chat.push_back((seat.0, text));
+        let _ = g.tx.send(Arc::from(msg));
+        Ok(())
     }
 
     /// A seat resigns: it loses, and the seats still playing share the game.

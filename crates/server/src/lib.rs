@@ -16,10 +16,10 @@ pub mod record;
 pub mod store;
 mod view;
 
+pub use clock::ClockSpec;
 pub use http::{router, ClientMessage, CreateRequest, MoveRequest};
 pub use hub::{Hub, HubError};
 pub use limits::Limits;
-pub use clock::ClockSpec;
 pub use record::{Event, Record, Setup};
 pub use store::{SqliteStore, Store, StoreError};
 

@@ -17,6 +17,12 @@ pub const DEFAULT_MAX_AI_MOVETIME_MS: u64 = 10_000;
 /// The largest move text accepted from a player (any notation's move is far shorter).
 pub const MAX_MOVE_TEXT: usize = 200;
 
+/// The longest chat message between seats, in characters.
+pub const MAX_CHAT_CHARS: usize = 300;
+
+/// Chat messages a game keeps in memory (the oldest go first; chat is not stored).
+pub const CHAT_KEPT: usize = 100;
+
 /// The most games one page of the lobby list holds (`GET /api/games?page=N`).
 pub const LOBBY_PAGE: usize = 50;
 

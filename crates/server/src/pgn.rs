@@ -46,7 +46,10 @@ fn seat_tag(name: &str) -> String {
 
 /// A tag value with `\` and `"` escaped, on one line.
 fn quote(v: &str) -> String {
-    let one_line: String = v.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let one_line: String = v
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
     one_line.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
@@ -242,7 +245,9 @@ fn rounds(start: &dyn DynGame, events: &[Event], seats: usize) -> String {
         }
     };
     for (ev, san) in described(start, events) {
-        let Event::Move { seat, .. } = ev else { continue };
+        let Event::Move { seat, .. } = ev else {
+            continue;
+        };
         let s = usize::from(seat);
         if s < row.len() {
             flush(&mut row, &mut out, &mut number);
@@ -305,12 +310,21 @@ fn read_tags(text: &str) -> Result<(Vec<(String, String)>, String), String> {
             break;
         }
         lines.next();
-        let bad = || format!("line {}: `{}` is not a tag `[Name \"value\"]`", n + 1, clip(t));
+        let bad = || {
+            format!(
+                "line {}: `{}` is not a tag `[Name \"value\"]`",
+                n + 1,
+                clip(t)
+            )
+        };
         let inner = t
             .strip_prefix('[')
             .and_then(|t| t.strip_suffix(']'))
             .ok_or_else(bad)?;
-        let (name, value) = inner.trim().split_once(char::is_whitespace).ok_or_else(bad)?;
+        let (name, value) = inner
+            .trim()
+            .split_once(char::is_whitespace)
+            .ok_or_else(bad)?;
         let value = value.trim();
         let value = value
             .strip_prefix('"')
@@ -503,7 +517,11 @@ fn numbered(body: &str) -> Result<Vec<(usize, String, String)>, String> {
             ));
         };
         if number.parse::<u32>().is_err() {
-            return Err(format!("line `{}`: `{}` is not a number", clip(t), clip(number)));
+            return Err(format!(
+                "line `{}`: `{}` is not a number",
+                clip(t),
+                clip(number)
+            ));
         }
         out.push((n, number.to_string(), rest.trim().to_string()));
     }
@@ -601,7 +619,8 @@ fn finish(tags: &[(String, String)], played: &mut Played, names: &[String]) -> R
                 "0-1" => Some(0),
                 _ => None,
             };
-            let time = tag(tags, "Termination").is_some_and(|t| t.eq_ignore_ascii_case("time forfeit"));
+            let time =
+                tag(tags, "Termination").is_some_and(|t| t.eq_ignore_ascii_case("time forfeit"));
             match (result, loser) {
                 ("1/2-1/2", _) => Some(Event::Agreement),
                 (_, Some(l)) if time && played.turn() == Turn::Seat(Seat(l)) => {
@@ -650,7 +669,8 @@ mod tests {
 
     #[test]
     fn tags_read_back_with_escapes_and_a_bad_tag_is_named() {
-        let (tags, rest) = read_tags("[White \"a \\\"b\\\" c\"]\n[Variant \"x\"]\n\n1. e3 *").unwrap();
+        let (tags, rest) =
+            read_tags("[White \"a \\\"b\\\" c\"]\n[Variant \"x\"]\n\n1. e3 *").unwrap();
         assert_eq!(tags[0], ("White".to_string(), "a \"b\" c".to_string()));
         assert_eq!(rest.trim(), "1. e3 *");
         let e = read_tags("[White nope]\n").unwrap_err();

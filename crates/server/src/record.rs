@@ -1,8 +1,8 @@
 //! A game as data: its setup and its events (moves and dice rolls), which replay it exactly.
 //! The same shape is stored in the database and exported as a record file.
 
-use libro_core::{EndReason, GameResult, Seat, Turn};
 use crate::clock::ClockSpec;
+use libro_core::{EndReason, GameResult, Seat, Turn};
 use libro_registry::{AnyRuleset, DynGame, PlayError};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

@@ -82,7 +82,11 @@ async fn the_flag_falls_with_nobody_moving_and_the_late_seat_loses_on_time() {
     .await;
     let (w, b) = (token_of(&created, 0), token_of(&created, 1));
     let s = state(srv.addr, &id).await;
-    assert_eq!(s["now"]["clock"]["running"], Value::Null, "not before the first move");
+    assert_eq!(
+        s["now"]["clock"]["running"],
+        Value::Null,
+        "not before the first move"
+    );
     assert_eq!(s["now"]["clock"]["left_ms"], json!([1000, 1000]));
     assert_eq!(play(srv.addr, &id, &w, "e2e3").await.0, 200);
     let s = state(srv.addr, &id).await;
@@ -95,7 +99,10 @@ async fn the_flag_falls_with_nobody_moving_and_the_late_seat_loses_on_time() {
     assert_eq!(s["now"]["clock"]["left_ms"][1], 0);
     assert_eq!(s["now"]["clock"]["running"], Value::Null);
     let last = s["history"].as_array().unwrap().last().unwrap().clone();
-    assert_eq!((last["kind"].as_str(), last["seat"].as_u64()), (Some("flag"), Some(1)));
+    assert_eq!(
+        (last["kind"].as_str(), last["seat"].as_u64()),
+        (Some("flag"), Some(1))
+    );
     // Too late to move.
     let (status, v) = play(srv.addr, &id, &b, "e7e6").await;
     assert_eq!(status, 400, "{v}");
@@ -116,7 +123,10 @@ async fn the_flag_falls_with_nobody_moving_and_the_late_seat_loses_on_time() {
     let (status, v) = post(srv.addr, "/api/import", bad).await;
     assert_eq!(status, 400, "{v}");
     let e = v["error"].as_str().unwrap();
-    assert!(e.contains(&format!("event {}", n - 1)) && e.contains("not to move"), "{e}");
+    assert!(
+        e.contains(&format!("event {}", n - 1)) && e.contains("not to move"),
+        "{e}"
+    );
 }
 
 #[tokio::test]
@@ -153,7 +163,10 @@ async fn clocks_survive_a_restart_with_the_increment_earned_and_the_deadline_kep
     let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap()), None).await;
     let s = state(srv.addr, &id).await;
     let clock = &s["now"]["clock"];
-    assert_eq!((clock["initial_s"].as_u64(), clock["increment_s"].as_u64()), (Some(60), Some(5)));
+    assert_eq!(
+        (clock["initial_s"].as_u64(), clock["increment_s"].as_u64()),
+        (Some(60), Some(5))
+    );
     assert_eq!(clock["running"], 0, "White to move: {clock}");
     let left: Vec<i64> = serde_json::from_value(clock["left_ms"].clone()).unwrap();
     // Black moved within seconds and earned 5 s; White's first move was free and its clock
@@ -177,12 +190,19 @@ async fn an_ai_seat_budgets_its_search_from_its_own_clock() {
                "clock": {"initial_s": 3, "increment_s": 0}}),
     )
     .await;
-    assert_eq!(play(srv.addr, &id, &token_of(&created, 0), "e2e3").await.0, 200);
+    assert_eq!(
+        play(srv.addr, &id, &token_of(&created, 0), "e2e3").await.0,
+        200
+    );
     let s = until(srv.addr, &id, |s| {
         s["now"]["ply"].as_u64() >= Some(2) || !s["now"]["result"].is_null()
     })
     .await;
-    assert!(s["now"]["result"].is_null(), "the AI lost on time: {}", s["now"]);
+    assert!(
+        s["now"]["result"].is_null(),
+        "the AI lost on time: {}",
+        s["now"]
+    );
     assert_eq!(s["now"]["clock"]["running"], 0);
     assert!(s["now"]["clock"]["left_ms"][1].as_i64().unwrap() > 0);
 }
@@ -198,7 +218,10 @@ async fn in_cuatro_tiempos_the_flagged_seat_loses_and_the_others_share() {
     .await;
     let s = state(srv.addr, &id).await;
     let first = s["now"]["legal"][0].as_str().unwrap().to_string();
-    assert_eq!(play(srv.addr, &id, &token_of(&created, 0), &first).await.0, 200);
+    assert_eq!(
+        play(srv.addr, &id, &token_of(&created, 0), &first).await.0,
+        200
+    );
     let s = until(srv.addr, &id, |s| !s["now"]["result"].is_null()).await;
     let result = &s["now"]["result"];
     assert_eq!(result["reason"], "time");

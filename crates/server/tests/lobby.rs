@@ -62,9 +62,17 @@ async fn an_open_challenge_is_listed_waits_for_its_seat_and_starts_once_taken() 
     };
     let (status, v) = mv(white.clone(), "e2e3").await;
     assert_eq!(status, 400, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("black is still open"), "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("black is still open"),
+        "{v}"
+    );
     // Someone takes it: a secret link of its own, absolute too.
-    let (status, joined) = post(srv.addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
+    let (status, joined) = post(
+        srv.addr,
+        &format!("/api/games/{id}/join"),
+        json!({"seat": 1}),
+    )
+    .await;
     assert_eq!(status, 200, "{joined}");
     let link = joined["link"].as_str().unwrap();
     assert!(link.starts_with(&format!("/g/{id}#t=")), "{joined}");
@@ -72,7 +80,12 @@ async fn an_open_challenge_is_listed_waits_for_its_seat_and_starts_once_taken() 
     let black = token(link);
     assert_ne!(black, white);
     // Taken once only.
-    let (status, v) = post(srv.addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
+    let (status, v) = post(
+        srv.addr,
+        &format!("/api/games/{id}/join"),
+        json!({"seat": 1}),
+    )
+    .await;
     assert_eq!(status, 409, "{v}");
     assert!(v["error"].as_str().unwrap().contains("black"), "{v}");
     assert_eq!(listed(srv.addr, &id).await["open"], json!([]));
@@ -122,7 +135,12 @@ async fn an_ai_waits_for_the_open_seat_and_the_open_seat_survives_a_restart() {
     assert_eq!(listed(srv.addr, &id).await["open"], json!([1]));
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(state(srv.addr, &id).await["now"]["ply"], 0, "the AI waits");
-    let (status, joined) = post(srv.addr, &format!("/api/games/{id}/join"), json!({"seat": 1})).await;
+    let (status, joined) = post(
+        srv.addr,
+        &format!("/api/games/{id}/join"),
+        json!({"seat": 1}),
+    )
+    .await;
     assert_eq!(status, 200, "{joined}");
     for _ in 0..200 {
         if state(srv.addr, &id).await["now"]["ply"] == 1 {
@@ -148,12 +166,20 @@ async fn links_use_the_public_url_when_the_operator_sets_one() {
     .await;
     assert_eq!(status, 200, "{created}");
     let id = created["id"].as_str().unwrap();
-    assert_eq!(created["spectator_url"], format!("https://libro.example/g/{id}"));
+    assert_eq!(
+        created["spectator_url"],
+        format!("https://libro.example/g/{id}")
+    );
     let url = created["seats"][0]["url"].as_str().unwrap();
-    assert!(url.starts_with(&format!("https://libro.example/g/{id}#t=")), "{url}");
+    assert!(
+        url.starts_with(&format!("https://libro.example/g/{id}#t=")),
+        "{url}"
+    );
     let (_, pgn) = get(srv.addr, &format!("/api/games/{id}/export?format=text")).await;
     assert!(
-        pgn.as_str().unwrap().contains(&format!("[Site \"https://libro.example/g/{id}\"]")),
+        pgn.as_str()
+            .unwrap()
+            .contains(&format!("[Site \"https://libro.example/g/{id}\"]")),
         "{pgn}"
     );
 }

@@ -126,7 +126,10 @@ async fn a_pgn_has_the_roster_the_ruleset_and_san_and_imports_back_to_the_same_g
     ] {
         assert!(pgn.contains(tag), "{tag} in\n{pgn}");
     }
-    assert!(!pgn.contains("[FEN"), "the start position needs no FEN:\n{pgn}");
+    assert!(
+        !pgn.contains("[FEN"),
+        "the start position needs no FEN:\n{pgn}"
+    );
     // SAN with move numbers, the capture written as one.
     let moves = pgn.split("\n\n").nth(1).unwrap().trim();
     assert!(moves.starts_with("1. e4 d5 2. exd5 e6 1-0"), "{moves}");
@@ -148,10 +151,14 @@ async fn a_bad_pgn_move_is_refused_naming_its_number_and_text_and_nothing_is_cre
     assert_eq!(status, 400);
     assert!(v["error"].as_str().unwrap().contains("other rules"), "{v}");
     // A Result the moves do not give is refused.
-    let wrong = "[Variant \"acedrex\"]\n[Result \"1-0\"]\n[LibroEnding \"resign white\"]\n\n1. e4 1-0\n";
+    let wrong =
+        "[Variant \"acedrex\"]\n[Result \"1-0\"]\n[LibroEnding \"resign white\"]\n\n1. e4 1-0\n";
     let (status, v) = import_text(srv.addr, wrong).await;
     assert_eq!(status, 400, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("moves end `0-1`"), "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("moves end `0-1`"),
+        "{v}"
+    );
     let (_, list) = get(srv.addr, "/api/games").await;
     assert_eq!(list.as_array().unwrap().len(), 0, "{list}");
 }
@@ -210,7 +217,8 @@ async fn fallas_has_a_text_record_of_a_line_per_roll_that_round_trips() {
         assert_eq!(number, (i + 1).to_string(), "{text}");
         let roll = rest.split(':').next().unwrap();
         assert!(
-            roll.chars().all(|c| c.is_ascii_digit() || c == '-' || c == ':'),
+            roll.chars()
+                .all(|c| c.is_ascii_digit() || c == '-' || c == ':'),
             "{line}"
         );
     }
@@ -223,7 +231,10 @@ async fn fallas_has_a_text_record_of_a_line_per_roll_that_round_trips() {
     let (status, v) = import_text(srv.addr, &bad.join("\n")).await;
     assert_eq!(status, 400, "{v}");
     let e = v["error"].as_str().unwrap();
-    assert!(e.contains(&format!("turn {turn}:")) && e.contains("24/1"), "{e}");
+    assert!(
+        e.contains(&format!("turn {turn}:")) && e.contains("24/1"),
+        "{e}"
+    );
 }
 
 #[tokio::test]
@@ -241,7 +252,10 @@ async fn cuatro_tiempos_has_a_text_record_of_rounds_that_round_trips() {
     assert!(text.contains("[Green \"human\"]"), "{text}");
     let body = text.split("\n\n").nth(1).unwrap();
     let first = body.lines().next().unwrap();
-    assert!(first.starts_with("1. ") && first.matches(" | ").count() == 3, "{first}");
+    assert!(
+        first.starts_with("1. ") && first.matches(" | ").count() == 3,
+        "{first}"
+    );
     // A move out of turn is named by its round and seat.
     let cells: Vec<&str> = first[3..].split(" | ").collect();
     let swapped_line = format!("1. - | {}", cells[1..].join(" | "));
@@ -249,7 +263,10 @@ async fn cuatro_tiempos_has_a_text_record_of_rounds_that_round_trips() {
     let (status, v) = import_text(srv.addr, &swapped).await;
     assert_eq!(status, 400, "{v}");
     let e = v["error"].as_str().unwrap();
-    assert!(e.contains("round 1") && e.contains("green is to move"), "{e}");
+    assert!(
+        e.contains("round 1") && e.contains("green is to move"),
+        "{e}"
+    );
 }
 
 #[tokio::test]
@@ -260,7 +277,13 @@ async fn an_unknown_export_format_is_named() {
         json!({"ruleset": "acedrex", "players": ["human", "human"]}),
     )
     .await;
-    let (status, v) = http(srv.addr, "GET", &format!("/api/games/{id}/export?format=epd"), None).await;
+    let (status, v) = http(
+        srv.addr,
+        "GET",
+        &format!("/api/games/{id}/export?format=epd"),
+        None,
+    )
+    .await;
     assert_eq!(status, 400);
     assert!(v["error"].as_str().unwrap().contains("`epd`"), "{v}");
 }
