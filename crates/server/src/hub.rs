@@ -878,11 +878,11 @@ impl Hub {
     pub async fn chat(self: &Arc<Self>, id: &str, token: &str, text: &str) -> Result<(), HubError> {
         use crate::limits::{CHAT_KEPT, MAX_CHAT_CHARS};
         let (mut g, seat) = self.seat_in(id, token).await?;
-        let text: String = text
-            .trim()
+        let blanked: String = text
             .chars()
             .map(|c| if c.is_control() { ' ' } else { c })
             .collect();
+        let text = blanked.trim().to_string();
         let n = text.chars().count();
         if n == 0 || n > MAX_CHAT_CHARS {
             return Err(HubError::Illegal(format!(
