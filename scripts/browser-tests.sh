@@ -3,7 +3,7 @@
 # chromium, the pinned playwright-core from tests/browser/package-lock.json — no browser
 # download), builds `libro`, starts `libro serve` on a free port with a fresh database, plays
 # a short game of every ruleset through the page, runs a small study on the Lab page, and
-# stops the server.
+# stops the server. BROWSER_TESTS names the test files to run (default: every *.test.mjs).
 # Screenshots go to target/screenshots/.
 set -euo pipefail
 
@@ -44,7 +44,7 @@ done
 
 mkdir -p "$root/target/screenshots"
 status=0
-(cd tests/browser && LIBRO_URL="http://127.0.0.1:$port" SCREENSHOT_DIR="$root/target/screenshots" node --test play.test.mjs) || status=$?
+(cd tests/browser && LIBRO_URL="http://127.0.0.1:$port" SCREENSHOT_DIR="$root/target/screenshots" node --test ${BROWSER_TESTS:-*.test.mjs}) || status=$?
 if [ "$status" -ne 0 ]; then
   echo "--- server log ---"
   cat "$work/server.log"

@@ -31,6 +31,8 @@ pub enum EndReason {
     Resignation,
     /// The seats still playing agreed to a draw (a front end's ending).
     Agreement,
+    /// A seat's clock ran out (a front end's ending: the rules have no clock).
+    Time,
 }
 
 impl EndReason {
@@ -49,6 +51,7 @@ impl EndReason {
             EndReason::AllPassed => "every seat passed",
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "draw by agreement",
+            EndReason::Time => "out of time",
         }
     }
 
@@ -67,6 +70,7 @@ impl EndReason {
             EndReason::AllPassed => "all-passed",
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
+            EndReason::Time => "time",
         }
     }
 }

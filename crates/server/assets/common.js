@@ -24,6 +24,27 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
+/// A button that copies `text` to the clipboard (with a fallback where the clipboard API
+/// is not allowed) and says so on itself for a moment.
+function copyButton(text, id) {
+  const b = el("button", { type: "button", class: "copy", id, title: "Copy the link" }, "Copy");
+  b.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      const t = el("textarea", {}, text);
+      document.body.append(t);
+      t.select();
+      document.execCommand("copy");
+      t.remove();
+    }
+    b.textContent = "Copied";
+    b.dataset.copied = text;
+    setTimeout(() => (b.textContent = "Copy"), 1500);
+  });
+  return b;
+}
+
 function seatColour(name) {
   return ["white", "black", "red", "green"].includes(name) ? name : "white";
 }

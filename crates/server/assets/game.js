@@ -16,6 +16,7 @@ const S = {
   ws: null,
   drag: null,
   flip: false, // the viewer turned the board round
+  pre: null, // a premove: {from, to} squares, played when it is this seat's turn
 };
 
 // ---------- helpers ----------
@@ -124,6 +125,7 @@ function renderChess(view) {
       if (last && (last.from === sq || last.to === sq)) cls.push("last");
       if (view.check.includes(sq)) cls.push("check");
       if (S.sel === sq) cls.push("selected");
+      if (S.pre && (S.pre.from === sq || S.pre.to === sq)) cls.push("premove");
       if (targetSet.has(sq)) cls.push(bySq[sq] ? "target capture" : "target");
       if (!S.sel && fromSquares.has(sq)) cls.push("movable");
       const cell = el("div", { class: cls.join(" "), "data-sq": sq });
@@ -151,7 +153,39 @@ function renderChess(view) {
   document.getElementById("undo-step").hidden = true;
 }
 
+// Premove (two-seat chess): while the other seat is to move, a piece of one's own and a
+// square are remembered and played the moment it is one's turn, if legal then.
+function canPremove() {
+  return isLive() && S.you !== null && S.meta.seats.length === 2 && S.now && !S.now.result && S.now.turn.kind === "seat" && (S.now.turn.seat !== S.you || S.now.thinking);
+}
+function premovePointer(sq, isDown) {
+  const view = viewAt(shownIndex());
+  const own = view.squares.some((s) => s.sq === sq && s.seat === S.you);
+  if (S.pre && !S.pre.to && sq !== S.pre.from) {
+    S.pre.to = sq;
+  } else if (isDown && own) {
+    S.pre = S.pre && S.pre.from === sq && !S.pre.to ? null : { from: sq, to: null };
+  } else if (isDown) {
+    S.pre = null;
+  }
+  render();
+}
+/// Plays the premove once it is this seat's turn, if it is legal then; else forgets it.
+function playPremove() {
+  if (!S.pre || !myTurn()) return;
+  const pre = S.pre;
+  S.pre = null;
+  if (!pre.to) return render();
+  const move = chessLegal().find((m) => m.from === pre.from && m.to === pre.to);
+  if (move) sendMove(move.text);
+  else {
+    toast(`Premove ${pre.from}-${pre.to} is not legal now.`);
+    render();
+  }
+}
+
 function chessPointer(sq, isDown) {
+  if (!myTurn() && canPremove()) return premovePointer(sq, isDown);
   const legal = chessLegal();
   if (S.sel && sq !== S.sel) {
     const moves = legal.filter((m) => m.from === S.sel && m.to === sq);
@@ -395,6 +429,7 @@ function render() {
   if (S.meta.geometry.kind === "grid") renderChess(view);
   else renderTables(view);
   renderStatus(view);
+  renderClocks();
   renderActions();
   renderPlayers(view);
   renderMoves();
@@ -410,6 +445,12 @@ function renderStatus(view) {
     const who = r.winner !== null && r.winner !== undefined ? `${seatName(r.winner)} wins` : "drawn";
     st.append(el("p", { class: "result", id: "result" }, `Game over: ${who} — ${r.describe}.`));
     if (r.seats.length > 2) st.append(el("p", {}, r.seats.map((s, i) => `${seatName(i)}: place ${s.rank}`).join(", ")));
+  } else if (now.open && now.open.length) {
+    // An open challenge: it starts when every seat is taken.
+    st.append(el("p", { class: "turn", id: "waiting" }, `Waiting for players: ${now.open.map(seatName).join(", ")} ${now.open.length === 1 ? "is" : "are"} open.`));
+    if (S.you === null) {
+      for (const i of now.open) st.append(el("button", { type: "button", class: "join", "data-seat": i, onclick: () => takeSeat(i) }, `Play ${seatName(i)}`));
+    } else st.append(el("p", { class: "hint" }, "Send the spectator link: whoever opens it can take the open seat (or find it in the lobby)."));
   } else if (now.turn.kind === "seat") {
     const s = now.turn.seat;
     const mine = S.you === s;
@@ -426,6 +467,63 @@ function renderStatus(view) {
     f.innerHTML = "";
     f.append(el("h3", {}, "Forced capture"), el("p", { id: "forced-text" }, now.forced));
   } else f.hidden = true;
+}
+
+// ---------- clocks ----------
+
+/// A time in ms as the clock shows it: m:ss, with tenths under ten seconds.
+function clockText(ms) {
+  const t = Math.max(0, ms);
+  if (t < 10000) return `0:0${(t / 1000).toFixed(1)}`;
+  const s = Math.ceil(t / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const mm = h ? `${h}:${String(m).padStart(2, "0")}` : String(m);
+  return `${mm}:${String(r).padStart(2, "0")}`;
+}
+
+/// Each seat's time left now: the server's figures, less the time since they came for the
+/// seat whose clock runs.
+function clockLeft(i) {
+  const c = S.now.clock;
+  const left = c.left_ms[i];
+  return c.running === i ? left - (performance.now() - S.clockAt) : left;
+}
+
+function renderClocks() {
+  const box = document.getElementById("clocks");
+  const c = S.now && S.now.clock;
+  box.hidden = !c;
+  if (!c) return;
+  box.innerHTML = "";
+  box.append(el("h3", {}, `Clocks ${c.initial_s >= 60 ? `${c.initial_s / 60} min` : `${c.initial_s} s`} + ${c.increment_s} s`));
+  S.meta.seats.forEach((name, i) => {
+    const cls = ["clock", c.running === i ? "running" : "", S.you === i ? "mine" : ""].join(" ");
+    box.append(el("div", { class: cls, "data-seat": i }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${name}`, el("b", { class: "time" }, clockText(clockLeft(i)))));
+  });
+  tickClocks();
+}
+
+/// Counts the running clock down between the server's messages.
+function tickClocks() {
+  const c = S.now && S.now.clock;
+  if (!c) return;
+  for (const row of document.querySelectorAll("#clocks .clock")) {
+    const i = Number(row.dataset.seat);
+    const left = clockLeft(i);
+    row.querySelector(".time").textContent = clockText(left);
+    row.classList.toggle("low", left < 10000);
+  }
+}
+
+/// Takes an open seat of this game and reloads the page with its secret link.
+async function takeSeat(seat) {
+  try {
+    const res = await api(`/api/games/${encodeURIComponent(S.id)}/join`, { seat });
+    location.hash = res.link.split("#")[1];
+    location.reload();
+  } catch (e) {
+    toast(e.message);
+  }
 }
 
 // ---------- a seat's requests: resign, draw, takeback, rematch ----------
@@ -625,22 +723,34 @@ function onMessage(msg) {
     S.start = msg.start;
     S.history = msg.history;
     S.now = msg.now;
+    S.clockAt = performance.now();
     S.you = msg.you;
     S.sel = null;
     S.path = [];
     document.getElementById("title").textContent = S.meta.title;
     document.title = `libro — ${S.meta.title}`;
     document.getElementById("you").textContent = S.you === null ? "spectator" : seatName(S.you);
+    // Two-seat chess exports PGN; the other games their own text record.
+    const pgn = S.meta.geometry.kind === "grid" && S.meta.seats.length === 2;
+    document.getElementById("export-text").textContent = pgn ? "PGN" : "Text record";
+    document.getElementById("seat-link-box").hidden = S.you === null;
+    document.getElementById("chat-form").hidden = S.you === null;
+    loadChat();
     document.body.dataset.board = S.meta.geometry.kind;
     document.body.dataset.ruleset = S.meta.name;
   } else if (msg.type === "update") {
     S.history.length = Math.min(S.history.length, msg.from);
     S.history.push(...msg.entries);
     S.now = msg.now;
+    S.clockAt = performance.now();
     if (msg.entries.length) {
       S.sel = null;
       S.path = [];
+      soundFor(msg.entries[msg.entries.length - 1]);
     }
+    if (S.now.turn.kind !== "seat" || S.now.result) S.pre = null;
+  } else if (msg.type === "chat") {
+    return addChat(msg);
   } else if (msg.type === "error") {
     toast(msg.message);
     S.path = [];
@@ -649,6 +759,82 @@ function onMessage(msg) {
   document.body.dataset.ply = S.now ? S.now.ply : "";
   document.body.dataset.turn = S.now ? (S.now.turn.kind === "seat" ? `seat${S.now.turn.seat}${S.now.thinking ? "-thinking" : ""}` : S.now.turn.kind) : "";
   render();
+  playPremove();
+}
+
+// ---------- chat between seats ----------
+
+function addChat(m) {
+  const log = document.getElementById("chat-log");
+  log.append(el("li", { class: "chat-line" }, el("b", {}, `${seatName(m.seat)}: `), m.text));
+  log.scrollTop = log.scrollHeight;
+}
+async function loadChat() {
+  const log = document.getElementById("chat-log");
+  try {
+    const lines = await api(`/api/games/${encodeURIComponent(S.id)}/chat`);
+    log.innerHTML = "";
+    lines.forEach(addChat);
+  } catch {
+    // The chat is a nicety: the game goes on without it.
+  }
+}
+async function sendChat(ev) {
+  ev.preventDefault();
+  const input = document.getElementById("chat-text");
+  const text = input.value.trim();
+  if (!text) return;
+  try {
+    await api(`/api/games/${encodeURIComponent(S.id)}/chat`, { token: S.token, text });
+    input.value = "";
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+// ---------- sounds (WebAudio: no files) ----------
+
+const SOUND = { ctx: null, on: localStorage.getItem("libro-sound") !== "off", played: [] };
+
+/// The audio context, made on a user's gesture (browsers start audio only then).
+function audio() {
+  if (!SOUND.ctx && (window.AudioContext || window.webkitAudioContext)) SOUND.ctx = new (window.AudioContext || window.webkitAudioContext)();
+  return SOUND.ctx;
+}
+
+/// A short tone: `freq` Hz for `ms`, `delay` ms from now.
+function tone(freq, ms, type = "sine", delay = 0, gain = 0.12) {
+  const ctx = audio();
+  if (!ctx) return;
+  const t = ctx.currentTime + delay / 1000;
+  const osc = ctx.createOscillator();
+  const g = ctx.createGain();
+  osc.type = type;
+  osc.frequency.value = freq;
+  g.gain.setValueAtTime(gain, t);
+  g.gain.exponentialRampToValueAtTime(0.0001, t + ms / 1000);
+  osc.connect(g).connect(ctx.destination);
+  osc.start(t);
+  osc.stop(t + ms / 1000 + 0.02);
+}
+
+/// Plays the sound of a history entry: a move, a capture, a check or the dice.
+function soundFor(e) {
+  let kind = null;
+  if (e.kind === "roll") kind = "dice";
+  else if (e.kind === "move") {
+    const text = e.san || e.text;
+    if (e.view && e.view.board === "grid" && e.view.check && e.view.check.length) kind = "check";
+    else if (text.includes("x") || text.includes("*")) kind = "capture";
+    else kind = "move";
+  }
+  if (!kind) return;
+  SOUND.played.push(kind);
+  if (!SOUND.on || !SOUND.ctx) return;
+  if (kind === "move") tone(520, 90, "triangle");
+  else if (kind === "capture") { tone(300, 120, "square", 0, 0.08); tone(220, 140, "triangle", 60); }
+  else if (kind === "check") { tone(880, 110, "sine"); tone(660, 160, "sine", 110); }
+  else for (let i = 0; i < 3; i++) tone(180 + 90 * i, 45, "square", 55 * i, 0.06);
 }
 
 function connect() {
@@ -683,6 +869,9 @@ function main() {
   a.textContent = spec;
   const exp = document.getElementById("export");
   exp.href = `/api/games/${encodeURIComponent(S.id)}/export`;
+  document.getElementById("export-text").href = `/api/games/${encodeURIComponent(S.id)}/export?format=text`;
+  document.getElementById("copy-spectator-box").append(copyButton(spec, "copy-spectator"));
+  document.getElementById("copy-seat-box").append(copyButton(location.href, "copy-seat"));
   document.getElementById("rules-button").addEventListener("click", () => S.meta && showRules(S.meta.name));
   document.getElementById("pass").addEventListener("click", () => sendMove("pass"));
   document.getElementById("flip").addEventListener("click", () => { S.flip = !S.flip; render(); });
@@ -700,6 +889,19 @@ function main() {
     if (e.key === "ArrowLeft") step(shownIndex() - 1);
     if (e.key === "ArrowRight") step(shownIndex() + 1);
   });
+  setInterval(tickClocks, 100);
+  document.getElementById("chat-form").addEventListener("submit", sendChat);
+  const sound = document.getElementById("sound");
+  const label = () => (sound.textContent = SOUND.on ? "Sound on" : "Sound off");
+  label();
+  sound.addEventListener("click", () => {
+    SOUND.on = !SOUND.on;
+    localStorage.setItem("libro-sound", SOUND.on ? "on" : "off");
+    if (SOUND.on) audio();
+    label();
+  });
+  // Audio may start only after a gesture on the page.
+  window.addEventListener("pointerdown", () => SOUND.on && audio(), { once: true });
   connect();
 }
 

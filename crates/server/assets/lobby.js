@@ -3,7 +3,7 @@
 
 let RULESETS = [];
 
-const PLAYER_CHOICES = [["human", "Human (gets a secret link)"], ...[1, 2, 3, 4, 5, 6, 7, 8].map((l) => [`ai:${l}`, `AI level ${l}`]), ["greedy", "AI: greedy"], ["random", "AI: random moves"]];
+const PLAYER_CHOICES = [["human", "Human (gets a secret link)"], ["open", "Open seat: anyone may join from the lobby"], ...[1, 2, 3, 4, 5, 6, 7, 8].map((l) => [`ai:${l}`, `AI level ${l}`]), ["greedy", "AI: greedy"], ["random", "AI: random moves"]];
 
 function current() {
   return RULESETS.find((r) => r.name === document.getElementById("ruleset").value);
@@ -47,12 +47,15 @@ function renderRuleset() {
 function showCreated(res) {
   const links = document.getElementById("links");
   links.innerHTML = "";
-  const abs = (p) => new URL(p, location.href).href;
+  // Absolute links from the server (its --public-url, or the host this page came from).
+  const abs = (p, url) => url || new URL(p, location.href).href;
   res.seats.forEach((s, i) => {
-    links.append(el("li", {}, el("span", { class: `swatch ${seatColour(s.name)}` }), ` ${s.name} (${playerLabel(s.player)}): `,
-      s.link ? el("a", { href: s.link, class: "seat-link", "data-seat": i }, abs(s.link)) : "played by the server"));
+    const what = s.link ? [el("a", { href: s.link, class: "seat-link", "data-seat": i }, abs(s.link, s.url)), " ", copyButton(abs(s.link, s.url), `copy-seat-${i}`)]
+      : s.open ? [el("i", { class: "open-seat" }, "open: anyone may take it from the lobby or the spectator link")] : ["played by the server"];
+    links.append(el("li", {}, el("span", { class: `swatch ${seatColour(s.name)}` }), ` ${s.name} (${s.open ? "open seat" : playerLabel(s.player)}): `, ...what));
   });
-  links.append(el("li", {}, "Spectators: ", el("a", { href: res.spectator, class: "spectator-link" }, abs(res.spectator))));
+  const spec = abs(res.spectator, res.spectator_url);
+  links.append(el("li", {}, "Spectators: ", el("a", { href: res.spectator, class: "spectator-link" }, spec), " ", copyButton(spec, "copy-spectator")));
   document.getElementById("created").hidden = false;
   loadGames();
 }
@@ -68,6 +71,10 @@ async function create() {
   const players = r.seats.map((_, i) => document.getElementById(`player-${i}`).value);
   const body = { ruleset: r.name, options, players };
   if (r.stakes) body.stakes = r.seats.map((_, i) => Number(document.getElementById(`stake-${i}`).value));
+  const minutes = document.getElementById("clock-minutes").value.trim();
+  if (minutes !== "") {
+    body.clock = { initial_s: Math.round(Number(minutes) * 60), increment_s: Number(document.getElementById("clock-increment").value || 0) };
+  }
   try {
     showCreated(await api("/api/games", body));
   } catch (e) {
@@ -94,16 +101,40 @@ async function loadGames() {
   pageNav(games.length);
   const playing = document.getElementById("games-playing");
   const over = document.getElementById("games-over");
+  const open = document.getElementById("games-open");
   playing.innerHTML = "";
   over.innerHTML = "";
+  open.innerHTML = "";
   for (const g of games) {
-    const who = g.seats.map((s, i) => `${s}: ${playerLabel(g.players[i])}`).join(", ");
+    const seatsOpen = g.open || [];
+    const who = g.seats.map((s, i) => `${s}: ${seatsOpen.includes(i) ? "open" : playerLabel(g.players[i])}`).join(", ");
+    const clock = g.clock ? `, ${clockLabel(g.clock)}` : "";
     const end = g.result ? ` — ${g.result.describe}${g.result.winner !== null ? `, ${g.seats[g.result.winner]} wins` : ", drawn"}` : "";
-    const li = el("li", {}, el("a", { href: `/g/${g.id}` }, g.title), ` (${who}), ply ${g.ply}${end}`);
+    if (seatsOpen.length && !g.over) {
+      const joins = seatsOpen.map((i) => el("button", { type: "button", class: "join", "data-game": g.id, "data-seat": i, onclick: () => join(g.id, i) }, `Play ${g.seats[i]}`));
+      open.append(el("li", { "data-game": g.id }, el("a", { href: `/g/${g.id}` }, g.title), ` (${who}${clock}) `, ...joins));
+      continue;
+    }
+    const li = el("li", { "data-game": g.id }, el("a", { href: `/g/${g.id}`, class: g.over ? "" : "watch" }, g.over ? g.title : `Watch: ${g.title}`), ` (${who}${clock}), ply ${g.ply}${end}`);
     (g.over ? over : playing).append(li);
   }
-  if (!playing.children.length) playing.append(el("li", { class: "hint" }, "none"));
-  if (!over.children.length) over.append(el("li", { class: "hint" }, "none"));
+  for (const list of [open, playing, over]) if (!list.children.length) list.append(el("li", { class: "hint" }, "none"));
+}
+
+/// A clock in words: `5 min + 3 s`.
+function clockLabel(c) {
+  return `${c.initial_s >= 60 ? `${c.initial_s / 60} min` : `${c.initial_s} s`} + ${c.increment_s} s`;
+}
+
+/// Takes an open seat and goes to it with its secret link.
+async function join(id, seat) {
+  try {
+    const res = await api(`/api/games/${encodeURIComponent(id)}/join`, { seat });
+    location.href = res.link;
+  } catch (e) {
+    document.getElementById("join-error").textContent = e.message;
+    loadGames();
+  }
 }
 
 async function importRecord() {
@@ -113,8 +144,9 @@ async function importRecord() {
   const file = document.getElementById("import-file").files[0];
   if (!text && file) text = await file.text();
   try {
-    const rec = JSON.parse(text);
-    showCreated(await api("/api/import", rec));
+    // A JSON record, or a PGN / libro text record (docs/records.md).
+    const body = text.startsWith("{") ? JSON.parse(text) : { text };
+    showCreated(await api("/api/import", body));
   } catch (e) {
     err.textContent = e.message;
   }

@@ -34,6 +34,7 @@ pub fn asset(name: &str) -> Option<Asset> {
             include_bytes!("../assets/pieces.js"),
             "text/javascript; charset=utf-8",
         ),
+        "favicon.svg" => (include_bytes!("../assets/favicon.svg"), "image/svg+xml"),
         _ => return None,
     };
     Some(Asset { body, content_type })

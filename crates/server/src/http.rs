@@ -50,6 +50,7 @@ impl From<HubError> for ApiError {
             HubError::Damaged { .. } => StatusCode::GONE,
             HubError::Limit(_) => StatusCode::BAD_REQUEST,
             HubError::NotASeat => StatusCode::FORBIDDEN,
+            HubError::Taken(_) => StatusCode::CONFLICT,
             HubError::Illegal(_) | HubError::Record(_) => StatusCode::BAD_REQUEST,
             HubError::Store(_) | HubError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
@@ -93,6 +94,11 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/", get(|| async { Html(assets::LOBBY_HTML) }))
         .route("/g/{id}", get(game_page))
         .route("/assets/{name}", get(asset))
+        // Browsers ask for /favicon.ico whatever the page says: the same SVG icon.
+        .route(
+            "/favicon.ico",
+            get(|| async { asset(Path("favicon.svg".to_string())).await }),
+        )
         .route("/api/rulesets", get(rulesets))
         .route("/api/rulesets/{name}", get(ruleset))
         .route("/api/games", get(list_games).post(create_game))
@@ -103,6 +109,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/takeback", post(takeback))
         .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/chat", get(chat_log).post(chat))
         .route("/api/games/{id}/ws", get(socket))
         .route("/api/import", post(import))
         .route("/lab", get(|| async { Html(assets::LAB_HTML) }))
@@ -195,6 +203,9 @@ pub struct CreateRequest {
     pub stakes: Option<Vec<u32>>,
     #[serde(default)]
     pub seed: Option<u64>,
+    /// A clock: `{"initial_s": S, "increment_s": I}` (bounds in [`crate::limits`]).
+    #[serde(default)]
+    pub clock: Option<crate::ClockSpec>,
 }
 
 impl CreateRequest {
@@ -210,14 +221,100 @@ impl CreateRequest {
             seed: self.seed.unwrap_or_else(rand::random),
             stakes: self.stakes,
             players: self.players,
+            clock: self.clock,
+            position: None,
         })
     }
 }
 
-async fn create_game(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>, ApiError> {
-    let req: CreateRequest = parse_body(&body)?;
-    let created = hub.create(req.setup().map_err(bad)?).await?;
-    Ok(Json(json!(created)))
+/// `POST /api/games`: a player `open` is a human seat left for others to take (an open
+/// challenge, listed in the lobby); every link comes absolute too (`url`), from
+/// `--public-url` or the host the browser used.
+async fn create_game(
+    State(hub): State<Arc<Hub>>,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let mut req: CreateRequest = parse_body(&body)?;
+    let open: Vec<bool> = req.players.iter().map(|p| p == "open").collect();
+    for p in req.players.iter_mut().filter(|p| *p == "open") {
+        *p = "human".into();
+    }
+    let created = hub.create_open(req.setup().map_err(bad)?, open).await?;
+    let mut v = json!(created);
+    with_urls(&mut v, &origin(&hub, &headers));
+    Ok(Json(v))
+}
+
+/// Adds each link's absolute `url` (the spectator's as `spectator_url`).
+fn with_urls(created: &mut Value, origin: &str) {
+    if let Some(s) = created["spectator"].as_str() {
+        created["spectator_url"] = json!(format!("{origin}{s}"));
+    }
+    if let Some(seats) = created["seats"].as_array_mut() {
+        for seat in seats {
+            if let Some(l) = seat["link"].as_str() {
+                seat["url"] = json!(format!("{origin}{l}"));
+            }
+        }
+    }
+}
+
+/// A seat's chat message: `{"token": …, "text": …}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChatRequest {
+    token: String,
+    text: String,
+}
+
+/// `POST /api/games/{id}/chat`: a seat's message to everyone watching (spectators read).
+async fn chat(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let req: ChatRequest = parse_body(&body)?;
+    hub.chat(&id, &req.token, &req.text).await?;
+    Ok(Json(json!({"ok": true})))
+}
+
+/// `GET /api/games/{id}/chat`: the chat kept, oldest first.
+async fn chat_log(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let cell = hub.get(&id).await?;
+    let g = cell.lock().await;
+    let log: Vec<Value> = g
+        .chat
+        .iter()
+        .map(|(seat, text)| json!({"seat": seat, "text": text}))
+        .collect();
+    Ok(Json(json!(log)))
+}
+
+/// Taking an open seat: `{"seat": N}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinRequest {
+    seat: usize,
+}
+
+/// `POST /api/games/{id}/join`: takes an open seat; answers its secret link.
+async fn join(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let req: JoinRequest = parse_body(&body)?;
+    let token = hub.join(&id, req.seat).await?;
+    let link = format!("/g/{id}#t={token}");
+    let url = format!("{}{link}", origin(&hub, &headers));
+    Ok(Json(
+        json!({"id": id, "seat": req.seat, "link": link, "url": url}),
+    ))
 }
 
 /// The game page: 404 for a game that does not exist, 410 for a damaged one (the page
@@ -240,8 +337,82 @@ async fn game_state(
     Ok(([(header::CONTENT_TYPE, "application/json")], msg).into_response())
 }
 
-async fn export(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+/// Which record an export gives: `json` (the default), `pgn` (two-seat chess) or `text`
+/// (PGN where the game has it, else libro's own text record: docs/records.md).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ExportQuery {
+    #[serde(default)]
+    format: Option<String>,
+}
+
+/// The origin links are built from: `serve --public-url`, else the host the browser used.
+fn origin(hub: &Hub, headers: &axum::http::HeaderMap) -> String {
+    if let Some(url) = &hub.limits().public_url {
+        return url.trim_end_matches('/').to_string();
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            !h.is_empty()
+                && h.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c))
+        })
+        .unwrap_or("localhost");
+    format!("http://{host}")
+}
+
+async fn export(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(q): Query<ExportQuery>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
     let cell = hub.get(&id).await?;
+    match q.format.as_deref() {
+        None | Some("json") => {}
+        Some(f @ ("pgn" | "text")) => {
+            let g = cell.lock().await;
+            let kind = crate::pgn::Kind::of(&g.rules);
+            if f == "pgn" && kind != crate::pgn::Kind::Pgn {
+                return Err(bad(format!(
+                    "`{}` is not a two-seat chess game: PGN cannot hold it; ask for format=text (docs/records.md)",
+                    g.setup.ruleset
+                )));
+            }
+            let site = format!("{}/g/{id}", origin(&hub, &headers));
+            let text = crate::pgn::export(&g.setup, &g.rules, &g.played, g.created, &site);
+            let ext = if kind == crate::pgn::Kind::Pgn {
+                "pgn"
+            } else {
+                "txt"
+            };
+            let disposition = format!(
+                "attachment; filename=\"libro-{}-{id}.{ext}\"",
+                g.setup.ruleset
+            );
+            let mime = if ext == "pgn" {
+                "application/x-chess-pgn"
+            } else {
+                "text/plain; charset=utf-8"
+            };
+            return Ok((
+                [
+                    (header::CONTENT_TYPE, mime.to_string()),
+                    (header::CONTENT_DISPOSITION, disposition),
+                ],
+                text,
+            )
+                .into_response());
+        }
+        Some(f) => {
+            return Err(bad(format!(
+                "format `{}` is not json, pgn or text",
+                f.chars().take(20).collect::<String>()
+            )))
+        }
+    }
     let rec = cell.lock().await.record();
     let body = serde_json::to_string_pretty(&rec)
         .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
@@ -259,17 +430,49 @@ async fn export(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<R
         .into_response())
 }
 
+/// What `POST /api/import` takes: a JSON record, or `{"text": …}` holding a PGN or a libro
+/// text record (docs/records.md).
+enum Imported {
+    Record(Box<Record>),
+    Text(Box<(Setup, Vec<crate::Event>)>),
+}
+
+/// A text record to import, wrapped in JSON (POST bodies are JSON).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextImport {
+    text: String,
+}
+
 async fn import(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>, ApiError> {
-    // A record of up to the body limit takes a while to read: off the async threads.
-    let rec: Record = tokio::task::spawn_blocking(move || parse_body(&body))
-        .await
-        .map_err(|e| {
-            ApiError(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("reading the record: {e}"),
-            )
-        })??;
-    let created = hub.import(rec).await?;
+    // A record of up to the body limit takes a while to read and replay: off the async
+    // threads.
+    let read = tokio::task::spawn_blocking(move || -> Result<Imported, ApiError> {
+        let text_form = serde_json::from_slice::<Value>(&body)
+            .ok()
+            .is_some_and(|v| v.get("text").is_some());
+        if text_form {
+            let t: TextImport = parse_body(&body)?;
+            let read = crate::pgn::import(&t.text).map_err(|e| bad(format!("record: {e}")))?;
+            Ok(Imported::Text(Box::new(read)))
+        } else {
+            Ok(Imported::Record(Box::new(parse_body(&body)?)))
+        }
+    })
+    .await
+    .map_err(|e| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("reading the record: {e}"),
+        )
+    })??;
+    let created = match read {
+        Imported::Record(rec) => hub.import(*rec).await?,
+        Imported::Text(read) => {
+            let (setup, events) = *read;
+            hub.import_events(setup, events).await?
+        }
+    };
     Ok(Json(json!(created)))
 }
 

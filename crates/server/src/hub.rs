@@ -8,6 +8,7 @@
 //! above this server's limits) is logged and held as damaged: asking for it answers
 //! [`HubError::Damaged`], and every other game plays on.
 
+use crate::clock::{self, Clock};
 use crate::lab::Lab;
 use crate::limits::{LimitError, Limits, AI_RETRY, LOBBY_PAGE, MAX_MOVE_TEXT};
 use crate::record::Played;
@@ -36,6 +37,8 @@ pub enum HubError {
     Limit(#[from] LimitError),
     #[error("this link does not hold a seat of this game (spectators cannot move)")]
     NotASeat,
+    #[error("seat {0} is not open: someone holds it, or it is the server's")]
+    Taken(String),
     #[error("{0}")]
     Illegal(String),
     #[error(transparent)]
@@ -78,6 +81,12 @@ pub struct LiveGame {
     pub thinking: bool,
     /// When the game was loaded or last had an event (for unloading when idle).
     pub last_active: std::time::Instant,
+    /// Each seat's time, for a game on a clock.
+    pub clock: Option<Clock>,
+    /// The task that ends the game when the seat to move's time runs out.
+    flag_timer: Option<tokio::task::AbortHandle>,
+    /// The seats' chat, newest last, at most [`crate::limits::CHAT_KEPT`] (memory only).
+    pub chat: std::collections::VecDeque<(u8, String)>,
 }
 
 impl LiveGame {
@@ -127,10 +136,16 @@ impl LiveGame {
             tx,
             thinking: false,
             last_active: std::time::Instant::now(),
+            clock: None,
+            flag_timer: None,
+            chat: Default::default(),
         };
+        live.clock = live.setup.clock.map(|spec| Clock::new(spec, n));
         for (index, ev) in events.iter().enumerate() {
             let san = live.played.describe_next(ev);
+            let before = live.played.turn();
             let ev = live.played.apply(ev).map_err(|e| (index, e))?;
+            live.tick(before, &ev);
             live.commit(ev, san);
         }
         live.refresh_now();
@@ -150,14 +165,43 @@ impl LiveGame {
 
     /// The first message a new viewer gets: the game, its history and its status.
     pub fn full_message(&self, you: Option<Seat>) -> String {
+        // The clocks as of now, not as of the last event.
+        let fresh;
+        let now = match &self.clock {
+            Some(_) => {
+                let mut now = self.now.clone();
+                now["clock"] = view::clock(self);
+                fresh = now;
+                &fresh
+            }
+            None => &self.now,
+        };
         format!(
             r#"{{"type":"full","you":{},"game":{},"start":{},"history":[{}],"now":{}}}"#,
             json!(you.map(|s| s.0)),
             view::meta(self),
             self.start_view,
             self.history.join(","),
-            self.now
+            now
         )
+    }
+
+    /// Updates the clocks for an event just applied (`before`: whose turn it was).
+    fn tick(&mut self, before: Turn, ev: &Event) {
+        let after = self.played.turn();
+        if let Some(c) = &mut self.clock {
+            c.on_event(before, ev, after);
+        }
+    }
+
+    /// The seat to move and its deadline (Unix ms), if its clock runs.
+    pub fn deadline(&self) -> Option<(Seat, i64)> {
+        self.clock.as_ref()?.deadline(self.played.turn())
+    }
+
+    /// When the game is on a clock: the time of an event (Unix ms), now.
+    fn stamp(&self) -> Option<i64> {
+        self.clock.as_ref().map(|_| clock::now_ms())
     }
 
     /// The record of the game for export.
@@ -186,7 +230,21 @@ impl LiveGame {
             "over": self.is_over(),
             "result": view::result(&self.played),
             "created": self.created,
+            "open": self.open_seats(),
+            "clock": self.setup.clock,
         })
+    }
+
+    /// The human seats nobody holds yet (an open challenge's), by index.
+    pub fn open_seats(&self) -> Vec<usize> {
+        self.setup
+            .players
+            .iter()
+            .zip(&self.tokens)
+            .enumerate()
+            .filter(|(_, (p, t))| *p == "human" && t.is_none())
+            .map(|(i, _)| i)
+            .collect()
     }
 
     fn refresh_now(&mut self) {
@@ -215,6 +273,10 @@ impl LiveGame {
     /// Whether the game waits for no one but a human (or is over): nothing of the server's
     /// own is pending, so it may leave memory.
     fn waits_for_a_human(&self) -> bool {
+        // A running clock is the server's to watch: the game stays until it ends.
+        if self.deadline().is_some() {
+            return false;
+        }
         match self.played.turn() {
             Turn::Over => true,
             Turn::Seat(s) => self.setup.players[s.index()] == "human" && !self.thinking,
@@ -623,11 +685,64 @@ impl Hub {
         self.create_with_events(setup, Vec::new()).await
     }
 
+    /// [`Hub::create`] with the seats marked in `open` (human seats) left for others to
+    /// take ([`Hub::join`]): an open challenge, listed in the lobby.
+    pub async fn create_open(
+        self: &Arc<Self>,
+        setup: Setup,
+        open: Vec<bool>,
+    ) -> Result<Created, HubError> {
+        self.create_seated(setup, Vec::new(), &open).await
+    }
+
+    /// Takes an open seat of a game: answers the seat's secret token, once; the game starts
+    /// when no seat is open.
+    pub async fn join(self: &Arc<Self>, id: &str, seat: usize) -> Result<String, HubError> {
+        let cell = self.get(id).await?;
+        {
+            let mut g = cell.lock().await;
+            let names = g.rules.seat_names();
+            let name = names.get(seat).ok_or_else(|| {
+                HubError::Illegal(format!(
+                    "there is no seat {seat}: the seats are 0 to {}",
+                    names.len() - 1
+                ))
+            })?;
+            if !g.open_seats().contains(&seat) {
+                return Err(HubError::Taken(name.clone()));
+            }
+            let token = random_id(22);
+            let mut tokens = g.tokens.clone();
+            tokens[seat] = Some(token_hash(&token));
+            let (store, gid, stored) = (self.store.clone(), g.id.clone(), tokens.clone());
+            store_call(move || store.set_tokens(&gid, &stored)).await??;
+            g.tokens = tokens;
+            g.refresh_now();
+            let from = g.history.len();
+            g.announce(from);
+            drop(g);
+            self.clone().kick(id).await;
+            Ok(token)
+        }
+    }
+
     /// Imports a record: replays it (so a bad record is refused whole) and stores it as a
     /// new game with new links.
     pub async fn import(self: &Arc<Self>, rec: Record) -> Result<Created, HubError> {
         record::replay(&rec)?;
-        self.create_with_events(rec.setup, rec.events).await
+        // The record's times are not this game's: its clocks start afresh.
+        let events = rec.events.into_iter().map(record::untimed).collect();
+        self.create_with_events(rec.setup, events).await
+    }
+
+    /// Imports a game read from a text record ([`crate::pgn`]): its events are checked again
+    /// as it is stored, under new links.
+    pub async fn import_events(
+        self: &Arc<Self>,
+        setup: Setup,
+        events: Vec<Event>,
+    ) -> Result<Created, HubError> {
+        self.create_with_events(setup, events).await
     }
 
     async fn create_with_events(
@@ -635,10 +750,23 @@ impl Hub {
         setup: Setup,
         events: Vec<Event>,
     ) -> Result<Created, HubError> {
+        self.create_seated(setup, events, &[]).await
+    }
+
+    /// Creates the game with a secret link for each human seat not marked in `open`.
+    async fn create_seated(
+        self: &Arc<Self>,
+        setup: Setup,
+        events: Vec<Event>,
+        open: &[bool],
+    ) -> Result<Created, HubError> {
         let tokens: Vec<Option<String>> = setup
             .players
             .iter()
-            .map(|p| (p == "human").then(|| random_id(22)))
+            .enumerate()
+            .map(|(i, p)| {
+                (p == "human" && !open.get(i).copied().unwrap_or(false)).then(|| random_id(22))
+            })
             .collect();
         let hashes: Vec<Option<String>> = tokens
             .iter()
@@ -654,6 +782,7 @@ impl Hub {
                     "name": name,
                     "player": player,
                     "link": token.as_ref().map(|t| format!("/g/{id}#t={t}")),
+                    "open": player == "human" && token.is_none(),
                 })
             })
             .collect();
@@ -720,9 +849,22 @@ impl Hub {
         {
             let mut g = cell.lock().await;
             let seat = g.seat_of(token).ok_or(HubError::NotASeat)?;
+            if let Some(&open) = g.open_seats().first() {
+                let name = g.rules.seat_names()[open].clone();
+                return Err(HubError::Illegal(format!(
+                    "the game starts when every seat is taken: {name} is still open"
+                )));
+            }
+            if let Some(flagged) = self.flag_if_due(&mut g).await? {
+                let name = g.rules.seat_names()[flagged.index()].clone();
+                return Err(HubError::Illegal(format!(
+                    "time is up: {name} ran out of time and lost"
+                )));
+            }
             let ev = Event::Move {
                 seat: seat.0,
                 text: text.to_string(),
+                at: g.stamp(),
             };
             self.apply_stored(&mut g, ev).await?;
         }
@@ -742,6 +884,32 @@ impl Hub {
         let g = cell.lock_owned().await;
         let seat = g.seat_of(token).ok_or(HubError::NotASeat)?;
         Ok((g, seat))
+    }
+
+    /// A seat says something to the others: 1 to [`crate::limits::MAX_CHAT_CHARS`]
+    /// characters (control characters become spaces), sent to everyone watching and kept in
+    /// memory only.
+    pub async fn chat(self: &Arc<Self>, id: &str, token: &str, text: &str) -> Result<(), HubError> {
+        use crate::limits::{CHAT_KEPT, MAX_CHAT_CHARS};
+        let (mut g, seat) = self.seat_in(id, token).await?;
+        let blanked: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let text = blanked.trim().to_string();
+        let n = text.chars().count();
+        if n == 0 || n > MAX_CHAT_CHARS {
+            return Err(HubError::Illegal(format!(
+                "a chat message is 1 to {MAX_CHAT_CHARS} characters, not {n}"
+            )));
+        }
+        let msg = json!({"type": "chat", "seat": seat.0, "text": text}).to_string();
+        if g.chat.len() >= CHAT_KEPT {
+            g.chat.pop_front();
+        }
+        g.chat.push_back((seat.0, text));
+        let _ = g.tx.send(Arc::from(msg));
+        Ok(())
     }
 
     /// A seat resigns: it loses, and the seats still playing share the game.
@@ -781,7 +949,12 @@ impl Hub {
         match g.takeback_ask {
             Some(asker) if asker != seat => {
                 let plies = g.played.takeback_plies(asker).map_err(illegal)?;
-                self.apply_stored(&mut g, Event::Takeback { plies }).await
+                let at = g.stamp();
+                self.apply_stored(&mut g, Event::Takeback { plies, at })
+                    .await?;
+                drop(g);
+                self.clone().kick(id).await;
+                Ok(())
             }
             Some(_) => Ok(()),
             None => {
@@ -797,7 +970,12 @@ impl Hub {
                     g.announce(from);
                     Ok(())
                 } else {
-                    self.apply_stored(&mut g, Event::Takeback { plies }).await
+                    let at = g.stamp();
+                    self.apply_stored(&mut g, Event::Takeback { plies, at })
+                        .await?;
+                    drop(g);
+                    self.clone().kick(id).await;
+                    Ok(())
                 }
             }
         }
@@ -835,6 +1013,40 @@ impl Hub {
         Ok(new)
     }
 
+    /// Ends the game on time if the seat to move's deadline has passed: stores its flag and
+    /// answers the seat; `None` if its time is not up (or no clock runs).
+    async fn flag_if_due(&self, g: &mut LiveGame) -> Result<Option<Seat>, HubError> {
+        match g.deadline() {
+            Some((seat, deadline)) if clock::now_ms() >= deadline => {
+                self.apply_stored(g, Event::Flag { seat: seat.0 }).await?;
+                Ok(Some(seat))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Sets the game's flag timer for the seat to move's deadline (replacing the last one),
+    /// so that a flag falls even if nobody moves; none while no clock runs.
+    fn arm_clock(self: &Arc<Self>, g: &mut LiveGame) {
+        if let Some(old) = g.flag_timer.take() {
+            old.abort();
+        }
+        let Some((_, deadline)) = g.deadline() else {
+            return;
+        };
+        let (hub, id) = (Arc::downgrade(self), g.id.clone());
+        let wait = u64::try_from(deadline - clock::now_ms()).unwrap_or(0);
+        let task = tokio::spawn(async move {
+            // A little after the deadline, so that the flag is due when looked at.
+            tokio::time::sleep(std::time::Duration::from_millis(wait + 5)).await;
+            // Its own task: the kick re-arms the timer, which aborts this one.
+            if let Some(hub) = hub.upgrade() {
+                tokio::spawn(hub.kick(&id));
+            }
+        });
+        g.flag_timer = Some(task.abort_handle());
+    }
+
     /// [`Hub::advance`], logging a failure; one of storage is tried again after
     /// [`AI_RETRY`], so that a game with no human to move is never left stuck.
     fn kick(self: Arc<Self>, id: &str) -> impl std::future::Future<Output = ()> + Send + 'static {
@@ -870,6 +1082,7 @@ impl Hub {
             _ => Undo::Last(g.played.game.clone(), g.played.ended.clone()),
         };
         let san = g.played.describe_next(&ev);
+        let before = g.played.turn();
         let ev = g
             .played
             .apply(&ev)
@@ -897,6 +1110,7 @@ impl Hub {
             return Err(e.into());
         }
         let from = g.history.len().min(g.played.effective.len());
+        g.tick(before, &ev);
         g.commit(ev, san);
         g.announce(from.min(g.history.len()));
         Ok(())
@@ -912,6 +1126,13 @@ impl Hub {
         async move {
             let cell = self.get(&id).await?;
             let mut g = cell.lock().await;
+            if !g.open_seats().is_empty() {
+                // An open challenge: nothing happens until every seat is taken.
+                return Ok(());
+            }
+            if self.flag_if_due(&mut g).await?.is_some() {
+                return Ok(());
+            }
             loop {
                 match g.played.turn() {
                     Turn::Over => return Ok(()),
@@ -923,6 +1144,7 @@ impl Hub {
                         self.apply_stored(&mut g, Event::Roll { roll }).await?;
                     }
                     Turn::Seat(s) => {
+                        self.arm_clock(&mut g);
                         let player = g.setup.players[s.index()].clone();
                         if player == "human" || g.thinking {
                             return Ok(());
@@ -938,6 +1160,15 @@ impl Hub {
                         let ply = g.game().ply();
                         let seed =
                             g.setup.seed ^ u64::from(ply).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        let clock = g.deadline().map(|(_, deadline)| libro_ai::Clock {
+                            remaining: std::time::Duration::from_millis(
+                                (deadline - clock::now_ms()).max(0) as u64,
+                            ),
+                            increment: std::time::Duration::from_secs(u64::from(
+                                g.setup.clock.map_or(0, |c| c.increment_s),
+                            )),
+                            moves_to_go: None,
+                        });
                         drop(g);
                         let hub = self.clone();
                         tokio::spawn(async move {
@@ -945,7 +1176,7 @@ impl Hub {
                                 // A game among AIs only is paced so that people can watch it.
                                 tokio::time::sleep(AI_ONLY_PACE).await;
                             }
-                            let chosen = hub.search(snapshot, player, seed).await;
+                            let chosen = hub.search(snapshot, player, seed, clock).await;
                             hub.finish_ai(&id, s, version, chosen).await;
                         });
                         return Ok(());
@@ -962,6 +1193,7 @@ impl Hub {
         snapshot: Box<dyn DynGame>,
         player: String,
         seed: u64,
+        clock: Option<libro_ai::Clock>,
     ) -> Result<Result<String, String>, HubError> {
         let _permit = self
             .ai_pool
@@ -970,7 +1202,11 @@ impl Hub {
             .await
             .map_err(|e| HubError::Internal(e.to_string()))?;
         let stop = Arc::new(AtomicBool::new(false));
-        let control = libro_ai::Control::with_stop(stop.clone());
+        // On a clock the search budgets its own time from the seat's time left.
+        let control = libro_ai::Control {
+            clock,
+            ..libro_ai::Control::with_stop(stop.clone())
+        };
         let deadline = self.limits.search_deadline();
         let timer = tokio::spawn(async move {
             tokio::time::sleep(deadline).await;
@@ -1006,9 +1242,25 @@ impl Hub {
         {
             let mut g = cell.lock().await;
             g.thinking = false;
+            let late = match self.flag_if_due(&mut g).await {
+                Ok(flagged) => flagged.is_some(),
+                Err(e) => {
+                    eprintln!("libro serve: game {id}: {e}");
+                    false
+                }
+            };
+            let at = g.stamp();
             let result = match chosen {
+                _ if late => Err((false, "the AI ran out of time".to_string())),
                 Ok(Ok(text)) if g.events.len() == version => self
-                    .apply_stored(&mut g, Event::Move { seat: seat.0, text })
+                    .apply_stored(
+                        &mut g,
+                        Event::Move {
+                            seat: seat.0,
+                            text,
+                            at,
+                        },
+                    )
                     .await
                     .map_err(|e| (matches!(e, HubError::Store(_)), e.to_string())),
                 Ok(Ok(_)) => Err((

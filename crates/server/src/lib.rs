@@ -5,15 +5,18 @@
 
 mod ai;
 mod assets;
+pub mod clock;
 pub mod guard;
 mod http;
 pub mod hub;
 pub mod lab;
 pub mod limits;
+pub mod pgn;
 pub mod record;
 pub mod store;
 mod view;
 
+pub use clock::ClockSpec;
 pub use http::{router, ClientMessage, CreateRequest, MoveRequest};
 pub use hub::{Hub, HubError};
 pub use limits::Limits;

@@ -17,6 +17,12 @@ pub const DEFAULT_MAX_AI_MOVETIME_MS: u64 = 10_000;
 /// The largest move text accepted from a player (any notation's move is far shorter).
 pub const MAX_MOVE_TEXT: usize = 200;
 
+/// The longest chat message between seats, in characters.
+pub const MAX_CHAT_CHARS: usize = 300;
+
+/// Chat messages a game keeps in memory (the oldest go first; chat is not stored).
+pub const CHAT_KEPT: usize = 100;
+
 /// The most games one page of the lobby list holds (`GET /api/games?page=N`).
 pub const LOBBY_PAGE: usize = 50;
 
@@ -33,6 +39,13 @@ pub const DEFAULT_IDLE_UNLOAD: Duration = Duration::from_secs(600);
 /// How long a game nobody has started (no event stored, no one watching) is kept, unless the
 /// operator sets `--unstarted-expiry-secs`; then it is deleted.
 pub const DEFAULT_UNSTARTED_EXPIRY: Duration = Duration::from_secs(3600);
+
+/// The longest initial time a game's clock may have, in seconds (3 hours): longer games
+/// are correspondence games, which want a clock of days, not this one.
+pub const MAX_CLOCK_INITIAL_S: u32 = 10_800;
+
+/// The largest increment a game's clock may add after each move, in seconds.
+pub const MAX_CLOCK_INCREMENT_S: u32 = 180;
 
 /// How long an AI game waits before trying again after its move could not be stored.
 pub const AI_RETRY: Duration = Duration::from_millis(500);

@@ -1,6 +1,7 @@
 //! A game as data: its setup and its events (moves and dice rolls), which replay it exactly.
 //! The same shape is stored in the database and exported as a record file.
 
+use crate::clock::ClockSpec;
 use libro_core::{EndReason, GameResult, Seat, Turn};
 use libro_registry::{AnyRuleset, DynGame, PlayError};
 use serde::{Deserialize, Serialize};
@@ -28,22 +29,42 @@ pub struct Setup {
     pub stakes: Option<Vec<u32>>,
     /// Each seat's player: `human`, or an AI spec (`ai:3`, `random`, `greedy`).
     pub players: Vec<String>,
+    /// The time control, if the game is played on a clock ([`crate::clock`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSpec>,
+    /// The position the game starts from, when not the ruleset's start (a PGN's `FEN`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
 }
 
 /// One thing that happened in a game, in order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Event {
-    /// A seat's move, in the family's standard notation.
-    Move { seat: u8, text: String },
+    /// A seat's move, in the family's standard notation; on a clock, `at` is when the
+    /// server took it (Unix ms), from which every seat's time is worked out.
+    Move {
+        seat: u8,
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<i64>,
+    },
     /// The outcome of a chance event (dice), as printed by the game.
     Roll { roll: String },
     /// A seat resigned: it loses, and the seats still playing share the game.
     Resign { seat: u8 },
     /// The seats still playing agreed to a draw.
     Agreement,
-    /// A takeback was granted: the last `plies` moves are undone (never past a roll).
-    Takeback { plies: u32 },
+    /// A takeback was granted: the last `plies` moves are undone (never past a roll); on a
+    /// clock, `at` is when it was granted (Unix ms).
+    Takeback {
+        plies: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<i64>,
+    },
+    /// The seat to move ran out of time: it loses, and the seats still playing share the
+    /// game (as a resignation).
+    Flag { seat: u8 },
 }
 
 /// An exported game: the setup and events, with the final position and result for readers.
@@ -78,6 +99,10 @@ pub enum RecordError {
     },
     #[error("stakes: {0}")]
     Stakes(String),
+    #[error("clock: {0}")]
+    Clock(String),
+    #[error("position: {0}")]
+    Position(String),
     #[error("event {index}: {reason}")]
     Event { index: usize, reason: String },
 }
@@ -145,9 +170,22 @@ pub fn start(setup: &Setup) -> Result<(AnyRuleset, Box<dyn DynGame>), RecordErro
     for (i, p) in setup.players.iter().enumerate() {
         check_player(i, p)?;
     }
+    if let Some(clock) = &setup.clock {
+        clock.check().map_err(RecordError::Clock)?;
+    }
     let mut game = rules.new_game(setup.seed);
     if let Some(stakes) = &setup.stakes {
         game = with_stakes(&rules, stakes)?;
+    }
+    if let Some(position) = &setup.position {
+        if setup.stakes.is_some() {
+            return Err(RecordError::Position(
+                "a game from a position cannot also set stakes (the position holds them)".into(),
+            ));
+        }
+        game = rules
+            .parse_position(position)
+            .map_err(|e| RecordError::Position(e.to_string()))?;
     }
     Ok((rules, game))
 }
@@ -186,6 +224,11 @@ impl Played {
             effective: Vec::new(),
             ended: None,
         }
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &dyn DynGame {
+        self.start.as_ref()
     }
 
     /// Whose turn it is: nobody once a chosen ending is in force.
@@ -275,7 +318,21 @@ impl Played {
                 self.ended = Some(GameResult::draw(n, &self.in_play(), EndReason::Agreement));
                 event.clone()
             }
-            Event::Takeback { plies } => {
+            Event::Flag { seat } => {
+                if self.turn() != Turn::Seat(Seat(*seat)) {
+                    return Err(PlayError::Illegal(format!(
+                        "seat {seat} is not to move: only the seat to move can run out of time"
+                    )));
+                }
+                let others: Vec<Seat> = self
+                    .in_play()
+                    .into_iter()
+                    .filter(|s| s.0 != *seat)
+                    .collect();
+                self.ended = Some(GameResult::draw(n, &others, EndReason::Time));
+                event.clone()
+            }
+            Event::Takeback { plies, .. } => {
                 if self.turn() == Turn::Over {
                     return Err(PlayError::GameOver);
                 }
@@ -307,12 +364,16 @@ impl Played {
 /// Returns the event as the game writes it (canonical notation).
 pub fn apply(game: &mut dyn DynGame, event: &Event) -> Result<Event, PlayError> {
     match event {
-        Event::Move { seat, text } => {
+        Event::Move { seat, text, at } => {
             if usize::from(*seat) >= game.num_seats() {
                 return Err(PlayError::Illegal(format!("there is no seat {seat}")));
             }
             let text = game.play(Seat(*seat), text)?;
-            Ok(Event::Move { seat: *seat, text })
+            Ok(Event::Move {
+                seat: *seat,
+                text,
+                at: *at,
+            })
         }
         Event::Roll { roll } => {
             if game.turn() != Turn::Chance {
@@ -324,6 +385,19 @@ pub fn apply(game: &mut dyn DynGame, event: &Event) -> Result<Event, PlayError> 
         _ => Err(PlayError::Illegal(
             "only moves and rolls change the position".into(),
         )),
+    }
+}
+
+/// The event without the time the server took it (an imported game's clocks start afresh).
+pub fn untimed(event: Event) -> Event {
+    match event {
+        Event::Move { seat, text, .. } => Event::Move {
+            seat,
+            text,
+            at: None,
+        },
+        Event::Takeback { plies, .. } => Event::Takeback { plies, at: None },
+        other => other,
     }
 }
 

@@ -144,6 +144,8 @@ pub trait Store: Send + Sync + 'static {
     }
     /// Records that the game is over (for listings); the events remain the truth.
     fn set_status(&self, id: &str, status: &str) -> Result<(), StoreError>;
+    /// Replaces the game's seat token hashes (a player took an open seat).
+    fn set_tokens(&self, id: &str, tokens: &[Option<String>]) -> Result<(), StoreError>;
     /// The stored game `id` with its events (`None`: no such game). The default reads them
     /// all.
     fn load_game(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
@@ -448,6 +450,14 @@ impl Store for SqliteStore {
         Ok(self.load_where(Some(id))?.pop())
     }
 
+    fn set_tokens(&self, id: &str, tokens: &[Option<String>]) -> Result<(), StoreError> {
+        self.lock().execute(
+            "UPDATE games SET tokens = ?2 WHERE id = ?1",
+            params![id, json(&tokens)],
+        )?;
+        Ok(())
+    }
+
     fn delete_game(&self, id: &str) -> Result<(), StoreError> {
         let mut conn = self.lock();
         let tx = conn.transaction()?;
@@ -576,6 +586,8 @@ mod tests {
             seed: 7,
             stakes: None,
             players: vec!["human".into(), "ai:2".into()],
+            clock: None,
+            position: None,
         }
     }
 
@@ -592,6 +604,7 @@ mod tests {
             &Event::Move {
                 seat: 0,
                 text: "24/19".into(),
+                at: None,
             },
         )
         .unwrap();
@@ -619,7 +632,8 @@ mod tests {
                 Event::Roll { roll: "5-2".into() },
                 Event::Move {
                     seat: 0,
-                    text: "24/19".into()
+                    text: "24/19".into(),
+                    at: None,
                 }
             ]
         );

@@ -68,7 +68,7 @@ pub fn result(played: &Played) -> Value {
 pub fn entry(ev: &Event, san: Option<&str>, after: &dyn DynGame) -> String {
     let view = board_text(after);
     match ev {
-        Event::Move { seat, text } => format!(
+        Event::Move { seat, text, .. } => format!(
             r#"{{"kind":"move","seat":{seat},"text":{},"san":{},"view":{view}}}"#,
             json!(text),
             json!(san.unwrap_or(text))
@@ -82,8 +82,11 @@ pub fn entry(ev: &Event, san: Option<&str>, after: &dyn DynGame) -> String {
         Event::Agreement => {
             format!(r#"{{"kind":"agreement","text":"draw agreed","view":{view}}}"#)
         }
-        Event::Takeback { plies } => {
+        Event::Takeback { plies, .. } => {
             format!(r#"{{"kind":"takeback","text":"{plies} taken back","view":{view}}}"#)
+        }
+        Event::Flag { seat } => {
+            format!(r#"{{"kind":"flag","seat":{seat},"text":"out of time","view":{view}}}"#)
         }
     }
 }
@@ -116,6 +119,8 @@ pub fn status(live: &LiveGame, thinking: bool) -> Value {
         "draw_offers": live.draw_offers,
         "takeback_ask": live.takeback_ask.map(|s| s.0),
         "rematch": live.rematch,
+        "clock": clock(live),
+        "open": live.open_seats(),
     });
     if let Turn::Seat(_) = played.turn() {
         // Moved in, not copied: this runs after every event.
@@ -124,4 +129,12 @@ pub fn status(live: &LiveGame, thinking: bool) -> Value {
         v["steps"] = json!(game.part_moves());
     }
     v
+}
+
+/// The game's clocks now (`null` for a game without one).
+pub fn clock(live: &LiveGame) -> Value {
+    match &live.clock {
+        Some(c) => c.view(live.played.turn(), crate::clock::now_ms()),
+        None => Value::Null,
+    }
 }

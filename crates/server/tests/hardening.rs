@@ -70,6 +70,8 @@ fn setup(ruleset: &str, players: &[&str]) -> Setup {
         seed: 1,
         stakes: None,
         players: players.iter().map(|p| p.to_string()).collect(),
+        clock: None,
+        position: None,
     }
 }
 
@@ -77,6 +79,7 @@ fn white(text: &str) -> Event {
     Event::Move {
         seat: 0,
         text: text.into(),
+        at: None,
     }
 }
 

@@ -23,6 +23,8 @@ proptest! {
             seed,
             stakes: (seats > 2 && seed % 2 == 1).then(|| (1..=seats as u32).map(|s| 10 * s).collect()),
             players: vec!["human".to_string(); seats],
+            clock: None,
+            position: None,
         };
         let (_, mut game) = record::start(&setup).expect("a shipped ruleset starts");
         let mut events = Vec::new();
@@ -36,7 +38,7 @@ proptest! {
                 }
                 Turn::Seat(seat) => {
                     let moves = game.legal_moves();
-                    Event::Move { seat: seat.0, text: moves[choice % moves.len()].clone() }
+                    Event::Move { seat: seat.0, text: moves[choice % moves.len()].clone(), at: None }
                 }
             };
             events.push(record::apply(game.as_mut(), &event).expect("a legal event applies"));

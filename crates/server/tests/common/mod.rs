@@ -108,6 +108,9 @@ impl Store for FaultyStore {
     fn set_status(&self, id: &str, status: &str) -> Result<(), StoreError> {
         self.inner.set_status(id, status)
     }
+    fn set_tokens(&self, id: &str, tokens: &[Option<String>]) -> Result<(), StoreError> {
+        self.inner.set_tokens(id, tokens)
+    }
     fn load_all(&self) -> Result<Vec<Loaded>, StoreError> {
         self.inner.load_all()
     }
