@@ -908,7 +908,7 @@ impl Hub {
             g.chat.pop_front();
         }
         g.chat.push_back((seat.0, text));
-        let _ = g.tx.send(Arc::from(msg));
+        let _ = g.tx.send(Utf8Bytes::from(msg));
         Ok(())
     }
 
