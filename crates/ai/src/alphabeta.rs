@@ -41,6 +41,13 @@ pub const ROOT_CANDIDATES: usize = 8;
 /// How far below the best static value a candidate may be, in evaluation units (a chess
 /// pawn is 100; a tables game is 1000, so this is 0.16 of a game, as gnubg's filter).
 pub const ROOT_MARGIN: i32 = 160;
+/// From this depth on the root searches a window of ±this around the last value first.
+const ASPIRATION_DEPTH: i32 = 5;
+const ASPIRATION_WINDOW: i32 = 30;
+/// Past this half-width a failing window opens fully on its side.
+const ASPIRATION_GIVE_UP: i32 = 1000;
+/// From this depth on a node with no table move is searched a ply shallower.
+const IIR_DEPTH: i32 = 4;
 /// Slots of the static-value cache (a power of two; 1 MiB).
 const EVAL_CACHE: usize = 1 << 16;
 /// Keys of paranoid searches differ by root seat, so their values never mix in the table.
@@ -182,7 +189,8 @@ impl<G: Heuristic> AlphaBeta<G> {
             }
             self.root_depth = depth as i32;
             self.seldepth = 0;
-            let Some((score, complete)) = self.root_search(game, depth as i32, side, &mut root)
+            let Some((score, complete)) =
+                self.aspirate(game, depth as i32, side, &mut root, deepening.last_score())
             else {
                 break;
             };
@@ -244,22 +252,64 @@ impl<G: Heuristic> AlphaBeta<G> {
         true
     }
 
-    /// One iteration at the root. Returns the best value and whether every move was
-    /// searched; `None` if stopped before the first move was (then nothing was learnt).
-    /// The best move is moved to the front of `root` for the next iteration.
+    /// One iteration at the root, first within a narrow window around the last iteration's
+    /// value (aspiration) where the game gives a margin, widening it on the side that
+    /// failed until the value falls inside. As [`Self::root_search`] answers.
+    fn aspirate(
+        &mut self,
+        game: &G,
+        depth: i32,
+        side: u8,
+        root: &mut [G::Move],
+        last: Option<i32>,
+    ) -> Option<(i32, bool)> {
+        let centre = match (self.margin, last) {
+            (Some(_), Some(v)) if depth >= ASPIRATION_DEPTH && v.abs() < MATE_BOUND => v,
+            _ => return self.root_search(game, depth, side, root, -INF, INF),
+        };
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = (centre - delta, centre + delta);
+        loop {
+            let (score, complete) = self.root_search(game, depth, side, root, alpha, beta)?;
+            if !complete {
+                return Some((score, complete));
+            }
+            delta *= 2;
+            if score <= alpha && alpha > -INF {
+                alpha = if delta > ASPIRATION_GIVE_UP {
+                    -INF
+                } else {
+                    score - delta
+                };
+            } else if score >= beta && beta < INF {
+                beta = if delta > ASPIRATION_GIVE_UP {
+                    INF
+                } else {
+                    score + delta
+                };
+            } else {
+                return Some((score, complete));
+            }
+        }
+    }
+
+    /// One iteration at the root within (`alpha`, `beta`). Returns the best value (a bound
+    /// if outside the window) and whether every move was searched; `None` if stopped before
+    /// the first move was (then nothing was learnt). The best move is moved to the front of
+    /// `root` for the next iteration.
     fn root_search(
         &mut self,
         game: &G,
         depth: i32,
         side: u8,
         root: &mut [G::Move],
+        mut alpha: i32,
+        beta: i32,
     ) -> Option<(i32, bool)> {
         if !self.stopper.enter() {
             return None;
         }
         self.pv[0].clear();
-        let mut alpha = -INF;
-        let beta = INF;
         let mut best_index = 0;
         for i in 0..root.len() {
             let mv = root[i];
@@ -289,6 +339,9 @@ impl<G: Heuristic> AlphaBeta<G> {
                 alpha = v;
                 best_index = i;
                 self.update_pv(0, mv);
+                if alpha >= beta {
+                    break;
+                }
             }
         }
         root[..=best_index].rotate_right(1);
@@ -470,6 +523,11 @@ impl<G: Heuristic> AlphaBeta<G> {
                     return s;
                 }
             }
+        }
+        // No table move this deep: the node was not searched before and its ordering is a
+        // guess; search it a ply shallower (internal iterative reduction).
+        if tt_move.is_none() && depth >= IIR_DEPTH && self.margin.is_some() {
+            depth -= 1;
         }
         let in_check = game.in_check();
         if in_check && ply < 2 * self.root_depth as usize {

@@ -102,11 +102,21 @@ pub struct SearchResult<M> {
 /// iteration's result, the `info` reports, when to stop deepening, and the final answer.
 pub(crate) struct Deepening<M> {
     result: Option<SearchResult<M>>,
+    /// The internal value of the last finished iteration.
+    last_internal: Option<i32>,
 }
 
 impl<M: Copy> Deepening<M> {
     pub fn new() -> Self {
-        Deepening { result: None }
+        Deepening {
+            result: None,
+            last_internal: None,
+        }
+    }
+
+    /// The value of the last finished iteration, if one finished.
+    pub fn last_score(&self) -> Option<i32> {
+        self.last_internal
     }
 
     /// Takes the result of the iteration at `depth` (`best` first in `pv`), searched to
@@ -136,6 +146,7 @@ impl<M: Copy> Deepening<M> {
         };
         if complete {
             on_info(&info(&found));
+            self.last_internal = Some(score);
         }
         self.result = Some(found);
         complete && !(score.abs() >= MATE_BOUND && MATE - score.abs() + 2 <= depth as i32)
