@@ -291,10 +291,11 @@ fn a_position_that_cannot_be_read_is_never_answered_with_a_move_of_another() {
 fn promotions_are_read_and_written_with_the_letters_guis_use() {
     let mut e = Engine::start();
     e.send("setoption name UCI_Variant value shatranj");
-    // White: king a1, pawn c7; Black: king e6, knight d2, rook h2. The rook holds a2 and b2,
-    // the knight b1, so the white king cannot move: the promotion c7-c8 is the only move.
-    // Fairy-Stockfish and GUIs write it c7c8q (q is their letter for the fers).
-    let fen = "8/2P5/4k3/8/8/8/3n3r/K7 w - - 0 1";
+    // White: king a1, pawn c7; Black: king e6, knight c3, rook h2. The rook holds a2 and b2
+    // (nothing stands between), the knight a2 and b1, so the white king cannot move: the
+    // promotion c7-c8 is the only move. Fairy-Stockfish and GUIs write it c7c8q (q is their
+    // letter for the fers).
+    let fen = "8/2P5/4k3/8/8/2n5/7r/K7 w - - 0 1";
     e.send(&format!("position fen {fen}"));
     e.send("go depth 3");
     let lines = e.until("bestmove");
@@ -304,7 +305,7 @@ fn promotions_are_read_and_written_with_the_letters_guis_use() {
         e.send(&format!("position fen {fen} moves {promotion}"));
         assert_eq!(
             shown_position(&mut e),
-            "2F5/8/4k3/8/8/8/3n3r/K7 b - - 0 1",
+            "2F5/8/4k3/8/8/2n5/7r/K7 b - - 0 1",
             "{promotion}"
         );
     }
