@@ -13,6 +13,7 @@ mod lazy;
 mod movelist;
 pub mod options;
 mod outcome;
+mod pgn;
 mod seat;
 
 pub use census::{Census, Landing};
@@ -21,4 +22,5 @@ pub use heuristic::{Heuristic, EVAL_LIMIT};
 pub use lazy::LazyFlag;
 pub use movelist::{MoveBuffer, MoveList};
 pub use outcome::{EndReason, GameResult, SeatOutcome};
+pub use pgn::pgn_date;
 pub use seat::{Seat, MAX_SEATS};

@@ -6,7 +6,7 @@
 //! moves through the rules and names the first bad one by its number and text.
 
 use crate::record::{self, Event, Played, Setup};
-use libro_core::{GameResult, Seat, Turn};
+use libro_core::{pgn_date, GameResult, Seat, Turn};
 use libro_registry::{AnyRuleset, DynGame};
 use std::fmt::Write;
 
@@ -51,21 +51,6 @@ fn quote(v: &str) -> String {
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     one_line.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-/// The date of a Unix time, as PGN writes it (`2026.11.25`).
-fn pgn_date(secs: i64) -> String {
-    // Howard Hinnant's days-to-civil.
-    let z = secs.div_euclid(86_400) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
 }
 
 /// A result as PGN's Result tag writes it for two seats, or in words for more.

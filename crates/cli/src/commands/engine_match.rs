@@ -454,24 +454,10 @@ fn pgn_game<G: UciGame>(
 
 /// Today's date as PGN writes it (`2026.11.25`), from the system clock (UTC).
 fn today() -> String {
-    let days = std::time::SystemTime::now()
+    let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    civil(days)
-}
-
-/// Days since 1970-01-01 as a PGN date (Howard Hinnant's civil-from-days algorithm).
-fn civil(days: i64) -> String {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
+        .map_or(0, |d| d.as_secs()) as i64;
+    libro_core::pgn_date(secs)
 }
 
 #[cfg(test)]
@@ -502,9 +488,9 @@ mod tests {
     #[test]
     fn days_become_civil_dates() {
         // Counted with Python's datetime: 2000-02-29 is day 11016, 2026-11-25 day 20782.
-        assert_eq!(civil(0), "1970.01.01");
-        assert_eq!(civil(11_016), "2000.02.29");
-        assert_eq!(civil(11_017), "2000.03.01");
-        assert_eq!(civil(20_782), "2026.11.25");
+        assert_eq!(libro_core::pgn_date(0 * 86_400), "1970.01.01");
+        assert_eq!(libro_core::pgn_date(11_016 * 86_400), "2000.02.29");
+        assert_eq!(libro_core::pgn_date(11_017 * 86_400), "2000.03.01");
+        assert_eq!(libro_core::pgn_date(20_782 * 86_400), "2026.11.25");
     }
 }
