@@ -488,7 +488,7 @@ mod tests {
     #[test]
     fn days_become_civil_dates() {
         // Counted with Python's datetime: 2000-02-29 is day 11016, 2026-11-25 day 20782.
-        assert_eq!(libro_core::pgn_date(0 * 86_400), "1970.01.01");
+        assert_eq!(libro_core::pgn_date(0), "1970.01.01");
         assert_eq!(libro_core::pgn_date(11_016 * 86_400), "2000.02.29");
         assert_eq!(libro_core::pgn_date(11_017 * 86_400), "2000.03.01");
         assert_eq!(libro_core::pgn_date(20_782 * 86_400), "2026.11.25");
