@@ -39,6 +39,19 @@ const FIL: i32 = 170;
 const FERS: i32 = 220;
 const KNIGHT: i32 = 380;
 const ROOK: i32 = 580;
+/// Middlegame material, per kind, where it differs from the values above (which hold in the
+/// endgame): with the board full a pawn is worth less against the pieces (Fairy-Stockfish's
+/// shatranj values have the same shape: a rook ten middlegame pawns, under seven endgame ones).
+fn middlegame_value(kind: Kind, value: i32) -> i32 {
+    match kind {
+        Kind::Pawn => 80,
+        Kind::Fil => 180,
+        Kind::Fers => 235,
+        Kind::Knight => 420,
+        Kind::Rook => 650,
+        Kind::King | Kind::Other => value,
+    }
+}
 
 /// Mobility weight per reachable square, by kind.
 fn mobility_weight(kind: Kind) -> i32 {
@@ -56,6 +69,13 @@ fn mobility_weight(kind: Kind) -> i32 {
 /// half adds as much again for a passed pawn.
 const PAWN_ADVANCE: [i16; 8] = [0, 70, 40, 22, 10, 4, 0, 0];
 const PASSED: [i16; 8] = [0, 90, 60, 35, 20, 10, 5, 0];
+/// Pawn structure, (middlegame, endgame) per pawn: no own pawn on a neighbouring line
+/// (isolated), another own pawn on its line (doubled), guarded by an own pawn, or with an
+/// own pawn beside it (a phalanx). A pawn that cannot go back needs its neighbours.
+const ISOLATED: (i32, i32) = (-8, -12);
+const DOUBLED: (i32, i32) = (-6, -20);
+const GUARDED: (i32, i32) = (6, 4);
+const PHALANX: (i32, i32) = (4, 3);
 
 /// The side to move is worth a little (it acts first).
 const TEMPO: i32 = 10;
@@ -84,6 +104,7 @@ struct Tables {
     rules: Weak<ChessRules>,
     kind: [Kind; MAX_TYPES],
     value: [i32; MAX_TYPES],
+    value_mg: [i32; MAX_TYPES],
     mob: [i32; MAX_TYPES],
     /// Positional bonus `[seat][type][square]`, middlegame and endgame.
     pst_mg: Box<[[[i16; 256]; MAX_TYPES]; MAX_SEATS]>,
@@ -92,6 +113,10 @@ struct Tables {
     /// (no enemy pawn there: passed), and the steps it still has to go.
     /// (Index `(seat * MAX_TYPES + type) * 256 + square`.)
     passed_mask: Vec<W256>,
+    /// `[seat][square]`: the pawn's own line (along its forward direction) and the two
+    /// beside it, for isolated and doubled pawns. (Index `seat * 256 + square`.)
+    line_mask: Vec<W256>,
+    beside_mask: Vec<W256>,
     to_go: Box<[[[u8; 256]; MAX_TYPES]; MAX_SEATS]>,
     pawns: u8,
     /// Non-pawn, non-king material of all seats at the start: the phase's scale.
@@ -145,6 +170,7 @@ impl Tables {
         let n = r.num_seats();
         let mut kind = [Kind::Other; MAX_TYPES];
         let mut value = [0; MAX_TYPES];
+        let mut value_mg = [0; MAX_TYPES];
         let mut mob = [0; MAX_TYPES];
         let mut pawns = 0u8;
         for (t, p) in r.pieces.iter().enumerate() {
@@ -192,17 +218,25 @@ impl Tables {
                 }
             };
             mob[t] = mobility_weight(kind[t]);
+            value_mg[t] = middlegame_value(kind[t], value[t]);
         }
 
         let mut pst_mg = Box::new([[[0i16; 256]; MAX_TYPES]; MAX_SEATS]);
         let mut pst_eg = Box::new([[[0i16; 256]; MAX_TYPES]; MAX_SEATS]);
         let mut passed_mask = vec![W256::ZERO; MAX_SEATS * MAX_TYPES * 256];
+        let mut line_mask = vec![W256::ZERO; MAX_SEATS * 256];
+        let mut beside_mask = vec![W256::ZERO; MAX_SEATS * 256];
         let mut to_go = Box::new([[[0u8; 256]; MAX_TYPES]; MAX_SEATS]);
         let start = B::of(&r.start);
         for s in 0..n {
             let seat = &r.seats[s];
             // The seat's home edge: where its king stands at the start.
             let home_king = start.king_square(r, s as u8);
+            for i in 0..board.squares() {
+                let (line, beside) = line_masks(board, Square(i as u8), seat.forward);
+                line_mask[s * 256 + i] = line;
+                beside_mask[s * 256 + i] = beside;
+            }
             for t in 0..r.pieces.len() {
                 let tb = r.table::<B>(s as u8, t as u8);
                 let p = &r.pieces[t];
@@ -258,10 +292,13 @@ impl Tables {
             rules: Arc::downgrade(rules),
             kind,
             value,
+            value_mg,
             mob,
             pst_mg,
             pst_eg,
             passed_mask,
+            line_mask,
+            beside_mask,
             to_go,
             pawns,
             start_material: start_material.max(1),
@@ -292,6 +329,77 @@ fn ahead_mask(b: Board, sq: Square, forward: (i32, i32)) -> W256 {
         }
     }
     m
+}
+
+/// The squares on `sq`'s line going `forward` (both ways, itself included) and on the two
+/// lines beside it.
+fn line_masks(b: Board, sq: Square, forward: (i32, i32)) -> (W256, W256) {
+    let (mut line, mut beside) = (W256::ZERO, W256::ZERO);
+    let side = (forward.1.abs(), forward.0.abs());
+    let reach = i32::from(b.files.max(b.ranks));
+    for k in -reach..=reach {
+        for w in -1..=1 {
+            if let Some(s) = b.offset(sq, forward.0 * k + side.0 * w, forward.1 * k + side.1 * w) {
+                if w == 0 {
+                    line |= W256::bit(s.0);
+                } else {
+                    beside |= W256::bit(s.0);
+                }
+            }
+        }
+    }
+    (line, beside)
+}
+
+/// Pawn structure of two-seat seat `s` as (middlegame, endgame): isolated, doubled,
+/// guarded and phalanx pawns.
+fn pawn_structure<B: Width>(
+    t: &Tables,
+    r: &ChessRules,
+    pos: &Pos<B>,
+    s: u8,
+    own_pawns: Bitboard<B>,
+) -> (i32, i32) {
+    let (mut mg, mut eg) = (0, 0);
+    let mut guarded = Bitboard::EMPTY;
+    let side = {
+        let f = r.seats[s as usize].forward;
+        (f.1.abs(), f.0.abs())
+    };
+    let mut m = t.pawns;
+    while m != 0 {
+        let ty = m.trailing_zeros() as u8;
+        m &= m - 1;
+        let tb = r.table::<B>(s, ty);
+        for sq in pos.type_bb[ty as usize] & own_pawns {
+            guarded |= tb.capture[sq.index()];
+        }
+    }
+    for sq in own_pawns {
+        let i = s as usize * 256 + sq.index();
+        let line = Bitboard(B::from_w256(t.line_mask[i]));
+        let beside = Bitboard(B::from_w256(t.beside_mask[i]));
+        let mut add = |(a, b): (i32, i32)| {
+            mg += a;
+            eg += b;
+        };
+        if (beside & own_pawns).is_empty() {
+            add(ISOLATED);
+        }
+        if (line & own_pawns).more_than_one() {
+            add(DOUBLED);
+        }
+        if guarded.contains(sq) {
+            add(GUARDED);
+        }
+        let flank = |w: i32| r.board.offset(sq, side.0 * w, side.1 * w);
+        if flank(1).is_some_and(|f| own_pawns.contains(f))
+            || flank(-1).is_some_and(|f| own_pawns.contains(f))
+        {
+            add(PHALANX);
+        }
+    }
+    (mg, eg)
 }
 
 /// The pieces of the seats in `seats` (a bit set).
@@ -359,6 +467,7 @@ fn attacks_of<B: Width>(r: &ChessRules, pos: &Pos<B>, s: u8) -> Bitboard<B> {
 #[derive(Default, Copy, Clone)]
 struct SeatSums {
     material: i32,
+    material_mg: i32,
     nonpawn: i32,
     mg: i32,
     eg: i32,
@@ -393,6 +502,7 @@ fn seat_sums<B: Width>(
         let kind = t.kind[ty];
         let count = bb.count() as i32;
         out.material += t.value[ty] * count;
+        out.material_mg += t.value_mg[ty] * count;
         if kind != Kind::Pawn && kind != Kind::King {
             out.nonpawn += t.value[ty] * count;
         }
@@ -501,12 +611,17 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let w = seat_sums(t, r, pos, 0, pawns[1]);
     let b = seat_sums(t, r, pos, 1, pawns[0]);
     let ph = phase(t, w.nonpawn + b.nonpawn);
-    let mut v = w.material - b.material + w.mobility - b.mobility;
-    let mut mg = w.mg - b.mg;
+    let mut v = w.mobility - b.mobility;
+    let mut mg = w.mg - b.mg + w.material_mg - b.material_mg;
+    let mut eg = w.eg - b.eg + w.material - b.material;
+    let (wp_mg, wp_eg) = pawn_structure(t, r, pos, 0, pawns[0]);
+    let (bp_mg, bp_eg) = pawn_structure(t, r, pos, 1, pawns[1]);
+    mg += wp_mg - bp_mg;
+    eg += wp_eg - bp_eg;
     if ph > 0 {
         mg += king_safety(r, pos, 0, pos.seat_bb[1]) - king_safety(r, pos, 1, pos.seat_bb[0]);
     }
-    v += (mg * ph + (w.eg - b.eg) * (256 - ph)) / 256;
+    v += (mg * ph + eg * (256 - ph)) / 256;
 
     // Endings: with more on the board, trade down; against a lone king (or nearly), drive it
     // to the edge; under a bare-king rule, go for the last pieces.
@@ -1119,6 +1234,29 @@ mod tests {
         // Four seats: no null move.
         let c = load("cuatro-tiempos");
         assert!(ChessGame::new(&c).null_move().is_none());
+    }
+
+    #[test]
+    fn pawn_structure_counts_isolated_doubled_guarded_and_phalanx_pawns() {
+        let r = load("shatranj");
+        // White: a2 and a3 are doubled and isolated (nothing on b); c2 guards d3; c2 and d3
+        // have neighbours, and no two white pawns stand side by side. Black: f7 and g7 are a
+        // phalanx of two, h6 is guarded by g7, and none is isolated or doubled.
+        let g = game(&r, "4k3/5pp1/7p/8/8/P2P4/P1P5/4K3 w - - 0 1");
+        let t = tables(g.rules());
+        with_pos!(g.position(), pos => {
+            let pawns = pos.seats_pawns(&t);
+            let (mg, eg) = pawn_structure(&t, g.rules(), pos, 0, pawns[0]);
+            assert_eq!(
+                (mg, eg),
+                (
+                    2 * ISOLATED.0 + 2 * DOUBLED.0 + GUARDED.0,
+                    2 * ISOLATED.1 + 2 * DOUBLED.1 + GUARDED.1
+                )
+            );
+            let (mg, eg) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
+            assert_eq!((mg, eg), (2 * PHALANX.0 + GUARDED.0, 2 * PHALANX.1 + GUARDED.1));
+        });
     }
 
     #[test]
