@@ -48,6 +48,9 @@ const ASPIRATION_WINDOW: i32 = 30;
 const ASPIRATION_GIVE_UP: i32 = 1000;
 /// From this depth on a node with no table move is searched a ply shallower.
 const IIR_DEPTH: i32 = 4;
+/// The depth quiescence results are stored at: below every full-width search, so they
+/// never replace one and never answer one.
+const QUIESCENCE_DEPTH: i32 = -1;
 /// Slots of the static-value cache (a power of two; 1 MiB).
 const EVAL_CACHE: usize = 1 << 16;
 /// Keys of paranoid searches differ by root seat, so their values never mix in the table.
@@ -755,6 +758,26 @@ impl<G: Heuristic> AlphaBeta<G> {
         if ply >= MAX_PLY - 1 || qdepth >= MAX_QDEPTH {
             return self.eval(game, side);
         }
+        // Where the game prunes (chess), the table answers quiescence too: a capture
+        // sequence met again by transposition is not searched twice.
+        let key = game.hash() ^ self.salt;
+        let mut use_table = self.margin.is_some();
+        if use_table {
+            if let Some(e) = self.tt.as_ref().and_then(|t| t.probe(key)) {
+                // What is there is worth keeping (often a deeper search's move): not replaced.
+                use_table = false;
+                let s = from_table(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let alpha_orig = alpha;
         let evasions = qdepth < QCHECK_DEPTH && game.in_check();
         let mut best = -INF;
         if !evasions {
@@ -810,10 +833,21 @@ impl<G: Heuristic> AlphaBeta<G> {
         }
         self.lists[ply] = list;
         if best == -INF {
-            self.eval(game, side)
-        } else {
-            best
+            return self.eval(game, side);
         }
+        if use_table {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_orig {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            if let Some(tt) = &mut self.tt {
+                tt.store(key, None, to_table(best, ply), QUIESCENCE_DEPTH, bound);
+            }
+        }
+        best
     }
 }
 
