@@ -76,6 +76,11 @@ const ISOLATED: (i32, i32) = (-8, -12);
 const DOUBLED: (i32, i32) = (-6, -20);
 const GUARDED: (i32, i32) = (6, 4);
 const PHALANX: (i32, i32) = (4, 3);
+/// Threats, (middlegame, endgame) per piece (not pawn or king): attacked by an enemy pawn,
+/// or attacked and not defended (hanging). The side to move can answer one threat, rarely
+/// two, and a threatened piece ties its side down.
+const PAWN_THREAT: (i32, i32) = (40, 25);
+const HANGING: (i32, i32) = (20, 12);
 
 /// The side to move is worth a little (it acts first).
 const TEMPO: i32 = 10;
@@ -359,7 +364,7 @@ fn pawn_structure<B: Width>(
     pos: &Pos<B>,
     s: u8,
     own_pawns: Bitboard<B>,
-) -> (i32, i32) {
+) -> (i32, i32, Bitboard<B>) {
     let (mut mg, mut eg) = (0, 0);
     let mut guarded = Bitboard::EMPTY;
     let side = {
@@ -399,7 +404,36 @@ fn pawn_structure<B: Width>(
             add(PHALANX);
         }
     }
-    (mg, eg)
+    (mg, eg, guarded)
+}
+
+/// Seat `s`'s pieces (not pawns or king) under threat, as (middlegame, endgame) penalties:
+/// attacked by a pawn of the other seat, or attacked and undefended.
+fn threats<B: Width>(
+    r: &ChessRules,
+    pos: &Pos<B>,
+    s: u8,
+    own_pawns: Bitboard<B>,
+    enemy_pawn_attacks: Bitboard<B>,
+) -> (i32, i32) {
+    let mut pieces = pos.seat_bb[s as usize] & !own_pawns;
+    if let Some(k) = r.royal {
+        pieces &= !pos.type_bb[k as usize];
+    }
+    if pieces.is_empty() {
+        return (0, 0);
+    }
+    let by_pawn = (pieces & enemy_pawn_attacks).count() as i32;
+    let attacked = pieces & attacks_of(r, pos, 1 - s) & !enemy_pawn_attacks;
+    let hanging = if attacked.is_empty() {
+        0
+    } else {
+        (attacked & !attacks_of(r, pos, s)).count() as i32
+    };
+    (
+        -(by_pawn * PAWN_THREAT.0 + hanging * HANGING.0),
+        -(by_pawn * PAWN_THREAT.1 + hanging * HANGING.1),
+    )
 }
 
 /// The pieces of the seats in `seats` (a bit set).
@@ -614,10 +648,12 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let mut v = w.mobility - b.mobility;
     let mut mg = w.mg - b.mg + w.material_mg - b.material_mg;
     let mut eg = w.eg - b.eg + w.material - b.material;
-    let (wp_mg, wp_eg) = pawn_structure(t, r, pos, 0, pawns[0]);
-    let (bp_mg, bp_eg) = pawn_structure(t, r, pos, 1, pawns[1]);
-    mg += wp_mg - bp_mg;
-    eg += wp_eg - bp_eg;
+    let (wp_mg, wp_eg, w_guard) = pawn_structure(t, r, pos, 0, pawns[0]);
+    let (bp_mg, bp_eg, b_guard) = pawn_structure(t, r, pos, 1, pawns[1]);
+    let (wt_mg, wt_eg) = threats(r, pos, 0, pawns[0], b_guard);
+    let (bt_mg, bt_eg) = threats(r, pos, 1, pawns[1], w_guard);
+    mg += wp_mg - bp_mg + wt_mg - bt_mg;
+    eg += wp_eg - bp_eg + wt_eg - bt_eg;
     if ph > 0 {
         mg += king_safety(r, pos, 0, pos.seat_bb[1]) - king_safety(r, pos, 1, pos.seat_bb[0]);
     }
@@ -1246,7 +1282,7 @@ mod tests {
         let t = tables(g.rules());
         with_pos!(g.position(), pos => {
             let pawns = pos.seats_pawns(&t);
-            let (mg, eg) = pawn_structure(&t, g.rules(), pos, 0, pawns[0]);
+            let (mg, eg, _) = pawn_structure(&t, g.rules(), pos, 0, pawns[0]);
             assert_eq!(
                 (mg, eg),
                 (
@@ -1254,8 +1290,31 @@ mod tests {
                     2 * ISOLATED.1 + 2 * DOUBLED.1 + GUARDED.1
                 )
             );
-            let (mg, eg) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
+            let (mg, eg, _) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
             assert_eq!((mg, eg), (2 * PHALANX.0 + GUARDED.0, 2 * PHALANX.1 + GUARDED.1));
+        });
+    }
+
+    #[test]
+    fn threats_count_pieces_a_pawn_attacks_and_pieces_left_hanging() {
+        let r = load("shatranj");
+        // The black pawn on e5 attacks the white knight on d4; the rooks on h1 and h8 attack
+        // each other down the empty h-file and neither is defended (a shatranj king steps one
+        // square; the knight on d4 reaches neither corner). Kings and pawns are not counted.
+        let g = game(&r, "k6r/8/8/4p3/3N4/8/8/4K2R w - - 0 1");
+        let t = tables(g.rules());
+        with_pos!(g.position(), pos => {
+            let pawns = pos.seats_pawns(&t);
+            let (_, _, white_guard) = pawn_structure(&t, g.rules(), pos, 0, pawns[0]);
+            let (_, _, black_guard) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
+            assert_eq!(
+                threats(g.rules(), pos, 0, pawns[0], black_guard),
+                (-(PAWN_THREAT.0 + HANGING.0), -(PAWN_THREAT.1 + HANGING.1))
+            );
+            assert_eq!(
+                threats(g.rules(), pos, 1, pawns[1], white_guard),
+                (-HANGING.0, -HANGING.1)
+            );
         });
     }
 
