@@ -81,6 +81,9 @@ const PHALANX: (i32, i32) = (4, 3);
 /// two, and a threatened piece ties its side down.
 const PAWN_THREAT: (i32, i32) = (40, 25);
 const HANGING: (i32, i32) = (20, 12);
+/// A rook on a line free of pawns (open), or of its own pawns only (half-open), per rook.
+const ROOK_OPEN: (i32, i32) = (20, 10);
+const ROOK_HALF_OPEN: (i32, i32) = (10, 5);
 
 /// The side to move is worth a little (it acts first).
 const TEMPO: i32 = 10;
@@ -407,6 +410,36 @@ fn pawn_structure<B: Width>(
     (mg, eg, guarded)
 }
 
+/// Seat `s`'s rooks on open and half-open lines, as (middlegame, endgame) bonuses.
+fn rook_lines<B: Width>(
+    t: &Tables,
+    r: &ChessRules,
+    pos: &Pos<B>,
+    s: u8,
+    own_pawns: Bitboard<B>,
+    all_pawns: Bitboard<B>,
+) -> (i32, i32) {
+    let (mut mg, mut eg) = (0, 0);
+    for ty in 0..r.pieces.len() {
+        if t.kind[ty] != Kind::Rook {
+            continue;
+        }
+        for sq in pos.type_bb[ty] & pos.seat_bb[s as usize] {
+            let line = Bitboard(B::from_w256(t.line_mask[s as usize * 256 + sq.index()]));
+            let bonus = if (line & all_pawns).is_empty() {
+                ROOK_OPEN
+            } else if (line & own_pawns).is_empty() {
+                ROOK_HALF_OPEN
+            } else {
+                continue;
+            };
+            mg += bonus.0;
+            eg += bonus.1;
+        }
+    }
+    (mg, eg)
+}
+
 /// Seat `s`'s pieces (not pawns or king) under threat, as (middlegame, endgame) penalties:
 /// attacked by a pawn of the other seat, or attacked and undefended.
 fn threats<B: Width>(
@@ -652,8 +685,11 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let (bp_mg, bp_eg, b_guard) = pawn_structure(t, r, pos, 1, pawns[1]);
     let (wt_mg, wt_eg) = threats(r, pos, 0, pawns[0], b_guard);
     let (bt_mg, bt_eg) = threats(r, pos, 1, pawns[1], w_guard);
-    mg += wp_mg - bp_mg + wt_mg - bt_mg;
-    eg += wp_eg - bp_eg + wt_eg - bt_eg;
+    let all_pawns = pawns[0] | pawns[1];
+    let (wr_mg, wr_eg) = rook_lines(t, r, pos, 0, pawns[0], all_pawns);
+    let (br_mg, br_eg) = rook_lines(t, r, pos, 1, pawns[1], all_pawns);
+    mg += wp_mg - bp_mg + wt_mg - bt_mg + wr_mg - br_mg;
+    eg += wp_eg - bp_eg + wt_eg - bt_eg + wr_eg - br_eg;
     if ph > 0 {
         mg += king_safety(r, pos, 0, pos.seat_bb[1]) - king_safety(r, pos, 1, pos.seat_bb[0]);
     }
@@ -1315,6 +1351,24 @@ mod tests {
                 threats(g.rules(), pos, 1, pawns[1], white_guard),
                 (-HANGING.0, -HANGING.1)
             );
+        });
+    }
+
+    #[test]
+    fn rooks_earn_open_and_half_open_lines() {
+        let r = load("shatranj");
+        // a1: no pawn on the a-file (open); h1: only a black pawn on h7 (half-open for
+        // white); h8: its own pawn on h7 (nothing).
+        let g = game(&r, "1k5r/7p/8/8/8/8/8/R3K2R w - - 0 1");
+        let t = tables(g.rules());
+        with_pos!(g.position(), pos => {
+            let pawns = pos.seats_pawns(&t);
+            let all = pawns[0] | pawns[1];
+            assert_eq!(
+                rook_lines(&t, g.rules(), pos, 0, pawns[0], all),
+                (ROOK_OPEN.0 + ROOK_HALF_OPEN.0, ROOK_OPEN.1 + ROOK_HALF_OPEN.1)
+            );
+            assert_eq!(rook_lines(&t, g.rules(), pos, 1, pawns[1], all), (0, 0));
         });
     }
 
