@@ -3,7 +3,7 @@
 "use strict";
 
 let RULESETS = [];
-const PLAYERS = [["random", "random moves"], ["greedy", "greedy"], ...[1, 2, 3, 4, 5, 6, 7, 8].map((l) => [`ai:${l}`, `AI level ${l}`])];
+const PLAYERS = [["random", t("player.random")], ["greedy", t("player.greedy")], ...[1, 2, 3, 4, 5, 6, 7, 8].map((l) => [`ai:${l}`, t("player.ai_level", { level: l })])];
 const LAB = { run: null, timer: null, shownReport: null };
 
 function current() {
@@ -20,7 +20,7 @@ function renderRuleset() {
   seats.innerHTML = "";
   r.seats.forEach((name, i) => {
     const sel = el("select", { id: `player-${i}` }, PLAYERS.map(([v, l]) => el("option", { value: v }, l)));
-    seats.append(el("label", { class: "seat" }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${name} `, sel));
+    seats.append(el("label", { class: "seat" }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${seatLabel(name)} `, sel));
   });
   const body = document.querySelector("#options tbody");
   body.innerHTML = "";
@@ -65,7 +65,7 @@ function updateReadings() {
   const n = vary.reduce((k, v) => k * v.values.length, 1);
   const games = Number(document.getElementById("games").value) || 0;
   document.getElementById("readings-count").textContent =
-    `${n} reading${n === 1 ? "" : "s"} × ${games} games = ${n * games} games`;
+    t(n === 1 ? "lab.readings_one" : "lab.readings", { n, games, total: n * games });
 }
 
 async function start() {
@@ -98,7 +98,7 @@ function describeStudy(s) {
 function showRun(run) {
   LAB.run = run;
   document.getElementById("run").hidden = false;
-  document.getElementById("run-title").textContent = `Run ${run.id}`;
+  document.getElementById("run-title").textContent = t("lab.run", { id: run.id });
   document.getElementById("run-what").textContent = describeStudy(run.study);
   const bar = document.getElementById("run-progress");
   bar.max = run.games_total;
@@ -106,13 +106,13 @@ function showRun(run) {
   document.getElementById("run-status").textContent = run.status;
   document.getElementById("run-status").className = `status ${run.status}`;
   const pct = run.games_total ? (100 * run.games_done / run.games_total).toFixed(1) : "0";
-  document.getElementById("run-count").textContent = `${run.games_done} / ${run.games_total} games (${pct}%)`;
+  document.getElementById("run-count").textContent = t("lab.count", { done: run.games_done, total: run.games_total, pct });
   const s = run.session;
   document.getElementById("run-speed").textContent = s
     ? `— ${s.games_per_second.toFixed(1)} games/s (${s.played} games in ${s.seconds.toFixed(1)} s on ${run.threads} thread${run.threads === 1 ? "" : "s"})`
     : "";
   document.getElementById("run-message").textContent = run.stopping
-    ? "Stopping: the games under way finish and are stored, no new one starts."
+    ? t("lab.stopping")
     : run.message || "";
   const running = run.status === "running";
   document.getElementById("stop").hidden = !running || run.stopping;
@@ -313,12 +313,12 @@ async function loadRuns() {
     }
     const n = r.readings.length;
     list.append(el("li", { "data-run": r.id },
-      el("a", { href: `#run=${r.id}` }, `Run ${r.id}`),
+      el("a", { href: `#run=${r.id}` }, t("lab.run", { id: r.id })),
       `: ${r.study.ruleset}, ${r.study.players.join(" / ")}, ${n} reading${n === 1 ? "" : "s"}, ${r.games_done} / ${r.games_total} games — `,
       el("span", { class: `status ${r.status}` }, r.status),
       r.message ? el("span", { class: "hint" }, ` (${r.message})`) : null));
   }
-  if (!list.children.length) list.append(el("li", { class: "hint" }, "none yet"));
+  if (!list.children.length) list.append(el("li", { class: "hint" }, t("lab.none_yet")));
 }
 
 function fromHash() {
