@@ -133,7 +133,7 @@ fn line_of<G: FamilyGame>(
         }
         moves.push(g.move_text(mv));
         described.push(FamilyGame::describe(&g, mv));
-        g.play(mv);
+        Game::play(&mut g, mv);
     }
     Line {
         depth,

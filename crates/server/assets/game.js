@@ -504,10 +504,10 @@ function renderClocks() {
   box.hidden = !c;
   if (!c) return;
   box.innerHTML = "";
-  box.append(el("h3", {}, `Clocks ${c.initial_s >= 60 ? `${c.initial_s / 60} min` : `${c.initial_s} s`} + ${c.increment_s} s`));
+  box.append(el("h3", {}, t("game.clocks", { control: `${c.initial_s >= 60 ? `${c.initial_s / 60} min` : `${c.initial_s} s`} + ${c.increment_s} s` })));
   S.meta.seats.forEach((name, i) => {
     const cls = ["clock", c.running === i ? "running" : "", S.you === i ? "mine" : ""].join(" ");
-    box.append(el("div", { class: cls, "data-seat": i }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${name}`, el("b", { class: "time" }, clockText(clockLeft(i)))));
+    box.append(el("div", { class: cls, "data-seat": i }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${seatName(i)}`, el("b", { class: "time" }, clockText(clockLeft(i)))));
   });
   tickClocks();
 }

@@ -147,11 +147,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
 /// A page in the language the browser asks for (the `libro-lang` cookie, else
 /// Accept-Language).
 fn page(html: &'static str, headers: &axum::http::HeaderMap) -> Response {
-    let text = |h| {
-        headers
-            .get(h)
-            .and_then(|v: &axum::http::HeaderValue| v.to_str().ok())
-    };
+    let text = |h: header::HeaderName| headers.get(h).and_then(|v| v.to_str().ok());
     let lang = assets::language(text(header::COOKIE), text(header::ACCEPT_LANGUAGE));
     (
         [(header::VARY, "Accept-Language, Cookie")],

@@ -295,11 +295,15 @@ async fn a_new_position_or_a_closed_socket_stops_the_analysis() {
         json!({"type": "analyse", "ruleset": "acedrex", "position": MATE_IN_ONE}),
     )
     .await;
-    let seen = until_done(&mut ws, 2).await;
+    let mut seen = until_done(&mut ws, 2).await;
+    // The first analysis's end may come before or after the second's.
+    if !seen.iter().any(|m| m["type"] == "done" && m["job"] == 1) {
+        seen.extend(until_done(&mut ws, 1).await);
+    }
     let first_done = seen
         .iter()
         .find(|m| m["type"] == "done" && m["job"] == 1)
-        .unwrap_or_else(|| panic!("the first analysis ends: {seen:?}"));
+        .unwrap();
     assert_eq!(first_done["stopped"], true);
     let mate = seen
         .iter()
