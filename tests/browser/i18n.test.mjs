@@ -7,7 +7,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
 
@@ -19,31 +18,30 @@ fs.mkdirSync(SHOTS, { recursive: true });
 const POLL = { polling: 50, timeout: 60_000 };
 
 let browser;
-let profile;
 const pageErrors = [];
 
 before(async () => {
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), "libro-chromium-"));
-  browser = await chromium.launchPersistentContext(profile, {
+  browser = await chromium.launch({
     executablePath: CHROMIUM,
-    viewport: { width: 1280, height: 900 },
-    locale: "en-GB",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
 });
 
 after(async () => {
   await browser?.close();
-  fs.rmSync(profile, { recursive: true, force: true });
   assert.deepEqual(pageErrors, [], "no script errors on any page");
 });
 
-/// A page whose browser asks for `lang` first (Accept-Language).
+/// A page in a fresh browser context (no cookie) whose browser speaks `lang` first: its
+/// Accept-Language.
 async function newPage(width, lang) {
-  const page = await browser.newPage();
-  if (width !== 1280) await page.setViewportSize({ width, height: 844 });
-  await page.setExtraHTTPHeaders({ "Accept-Language": lang === "es" ? "es-ES,es;q=0.9,en;q=0.5" : "en-GB,en;q=0.9" });
+  const context = await browser.newContext({
+    viewport: { width, height: width === 1280 ? 900 : 844 },
+    locale: lang === "es" ? "es-ES" : "en-GB",
+  });
+  const page = await context.newPage();
   page.on("pageerror", (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  page.on("close", () => context.close());
   return page;
 }
 
@@ -65,7 +63,6 @@ async function apiPost(p, body) {
 
 for (const width of [1280, 390]) {
   test(`lobby in Spanish at ${width} px (Accept-Language: es)`, async () => {
-    await browser.clearCookies();
     const page = await newPage(width, "es");
     await page.goto(`${BASE}/`);
     await page.waitForSelector("#player-0");
@@ -85,7 +82,6 @@ for (const width of [1280, 390]) {
   });
 
   test(`game page in Spanish at ${width} px: the turn, the actions, the result`, async () => {
-    await browser.clearCookies();
     const created = await apiPost("/api/games", { ruleset: "acedrex", players: ["human", "human"] });
     const page = await newPage(width, "es");
     await page.goto(`${BASE}${created.seats[0].link}`);
@@ -111,7 +107,6 @@ for (const width of [1280, 390]) {
 }
 
 test("the language switch: English to Spanish, remembered on the next pages, and back", async () => {
-  await browser.clearCookies();
   const page = await newPage(1280, "en");
   await page.goto(`${BASE}/`);
   await page.waitForSelector("#player-0");
@@ -133,5 +128,4 @@ test("the language switch: English to Spanish, remembered on the next pages, and
   await page.waitForFunction(() => document.body.dataset.position, null, POLL);
   assert.equal(await page.textContent("#analyse"), "Analyse");
   await page.close();
-  await browser.clearCookies();
 });
