@@ -76,6 +76,11 @@ for (const width of [1280, 390]) {
     assert.match(await page.textContent("#seats"), /negras/);
     assert.ok(await page.locator('#player-0 option[value="ai:3"]', { hasText: "IA nivel 3" }).count());
     assert.match(await page.title(), /los juegos del Libro de los Juegos/);
+    // A server error: its kind translated from its code, the server's words after it.
+    await page.fill("#import-text", "no es un registro");
+    await page.click("#import");
+    await page.waitForFunction(() => document.getElementById("import-error").textContent.length > 0, null, POLL);
+    assert.match(await page.textContent("#import-error"), /^Petición no válida \(.+\)$/);
     await noSideScroll(page);
     await shot(page, `i18n-lobby-es-${width}`);
     await page.close();

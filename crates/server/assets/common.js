@@ -9,8 +9,16 @@ async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  if (!res.ok) throw new Error(errorText(data) || `HTTP ${res.status}`);
   return data;
+}
+
+/// A server error as the page shows it: in English as the server wrote it; in another
+/// language, its kind translated from its stable code, with the server's own words after.
+function errorText(data) {
+  if (!data || !data.error) return null;
+  const kind = LANG !== "en" && data.code ? CATALOGUES[LANG][`error.${data.code}`] : null;
+  return kind ? `${kind} (${data.error})` : data.error;
 }
 
 function el(tag, attrs, ...children) {

@@ -762,7 +762,7 @@ function onMessage(msg) {
   } else if (msg.type === "chat") {
     return addChat(msg);
   } else if (msg.type === "error") {
-    toast(msg.message);
+    toast(errorText({ error: msg.message, code: msg.code }));
     S.path = [];
     S.sel = null;
   } else return;

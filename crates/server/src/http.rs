@@ -30,18 +30,42 @@ use tower_http::timeout::RequestBodyTimeoutLayer;
 
 use crate::guard::{SocketRate, SocketVerdict, BODY_LIMIT, WS_LIMIT};
 
-/// An error answer: a status and a JSON `{"error": ...}`.
-pub struct ApiError(StatusCode, String);
+/// An error answer: a status and a JSON `{"error": ..., "code": ...}`, the code a stable
+/// word for the kind of error that pages translate (the message stays as the server wrote it).
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+    code: &'static str,
+}
+
+impl ApiError {
+    /// An error answer whose code follows from its status.
+    fn new(status: StatusCode, message: String) -> ApiError {
+        let code = match status {
+            StatusCode::BAD_REQUEST => "bad-request",
+            StatusCode::FORBIDDEN => "forbidden",
+            StatusCode::NOT_FOUND => "not-found",
+            StatusCode::CONFLICT => "conflict",
+            StatusCode::GONE => "damaged",
+            _ => "internal",
+        };
+        ApiError {
+            status,
+            message,
+            code,
+        }
+    }
+}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         // 410 Gone answers only a damaged stored game ([`HubError::Damaged`]).
-        let body = if self.0 == StatusCode::GONE {
-            json!({"error": self.1, "damaged": true})
+        let body = if self.status == StatusCode::GONE {
+            json!({"error": self.message, "code": self.code, "damaged": true})
         } else {
-            json!({"error": self.1})
+            json!({"error": self.message, "code": self.code})
         };
-        (self.0, Json(body)).into_response()
+        (self.status, Json(body)).into_response()
     }
 }
 
@@ -56,7 +80,11 @@ impl From<HubError> for ApiError {
             HubError::Illegal(_) | HubError::Record(_) => StatusCode::BAD_REQUEST,
             HubError::Store(_) | HubError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        ApiError(status, e.to_string())
+        ApiError {
+            status,
+            message: e.to_string(),
+            code: e.code(),
+        }
     }
 }
 
@@ -70,7 +98,7 @@ impl From<LabRunError> for ApiError {
             }
             LabRunError::Store(_) | LabRunError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        ApiError(status, e.to_string())
+        ApiError::new(status, e.to_string())
     }
 }
 
@@ -81,7 +109,7 @@ impl From<AnalysisError> for ApiError {
 }
 
 fn bad(msg: impl Into<String>) -> ApiError {
-    ApiError(StatusCode::BAD_REQUEST, msg.into())
+    ApiError::new(StatusCode::BAD_REQUEST, msg.into())
 }
 
 /// Reads a JSON body, saying what is wrong with it (line, column) if it cannot.
@@ -166,7 +194,7 @@ async fn asset(Path(name): Path<String>) -> Response {
             a.body,
         )
             .into_response(),
-        None => ApiError(
+        None => ApiError::new(
             StatusCode::NOT_FOUND,
             format!("no asset `{}`", name.chars().take(60).collect::<String>()),
         )
@@ -179,7 +207,12 @@ async fn rulesets() -> Result<Json<Value>, ApiError> {
     for h in libro_registry::shipped() {
         match libro_registry::load(&h.name, &[]) {
             Ok(r) => out.push(view::ruleset_info(&r)),
-            Err(e) => return Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())),
+            Err(e) => {
+                return Err(ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    e.to_string(),
+                ))
+            }
         }
     }
     Ok(Json(json!(out)))
@@ -190,7 +223,7 @@ async fn ruleset(Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
         return Err(bad("not a ruleset name"));
     }
     let r = libro_registry::load(&name, &[])
-        .map_err(|e| ApiError(StatusCode::NOT_FOUND, e.to_string()))?;
+        .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, e.to_string()))?;
     let mut info = view::ruleset_info(&r);
     let (record, seed) = assets::rules_texts(&name);
     info["rules_of_record"] = json!(record);
@@ -443,7 +476,7 @@ async fn export(
     }
     let rec = cell.lock().await.record();
     let body = serde_json::to_string_pretty(&rec)
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     let disposition = format!(
         "attachment; filename=\"libro-{}-{id}.json\"",
         rec.setup.ruleset
@@ -489,7 +522,7 @@ async fn import(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>,
     })
     .await
     .map_err(|e| {
-        ApiError(
+        ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("reading the record: {e}"),
         )
@@ -712,7 +745,7 @@ async fn live(hub: Arc<Hub>, id: String, token: String, mut socket: WebSocket) {
                     Ok(ClientMessage::Ping { id }) => reply_text("pong", id),
                     Ok(ClientMessage::Move { mv, id: req }) => match hub.play(&id, &token, &mv).await {
                         Ok(()) => reply_text("ok", req),
-                        Err(e) => json!({"type": "error", "id": req, "message": e.to_string()}).to_string(),
+                        Err(e) => json!({"type": "error", "id": req, "message": e.to_string(), "code": e.code()}).to_string(),
                     },
                 };
                 // The move's own update, broadcast before its answer, goes first.
@@ -742,7 +775,7 @@ async fn lab_call<T: Send + 'static>(
     let lab = hub.lab.clone();
     tokio::task::spawn_blocking(move || f(&lab))
         .await
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
         .map_err(ApiError::from)
 }
 
@@ -848,7 +881,7 @@ async fn game_position(
     for ev in &events[..at] {
         if matches!(ev, crate::Event::Move { .. } | crate::Event::Roll { .. }) {
             crate::record::apply(game.as_mut(), ev)
-                .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
         }
     }
     let options: BTreeMap<&str, &str> = g

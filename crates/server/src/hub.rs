@@ -49,6 +49,24 @@ pub enum HubError {
     Internal(String),
 }
 
+impl HubError {
+    /// A stable word for the kind of error, which pages translate (`error.CODE` in the
+    /// catalogues): the message itself stays as written.
+    pub fn code(&self) -> &'static str {
+        match self {
+            HubError::NoGame(_) => "no-game",
+            HubError::Damaged { .. } => "damaged",
+            HubError::Limit(_) => "limit",
+            HubError::NotASeat => "not-a-seat",
+            HubError::Taken(_) => "taken",
+            HubError::Illegal(_) => "illegal",
+            HubError::Record(_) => "record",
+            HubError::Store(_) => "store",
+            HubError::Internal(_) => "internal",
+        }
+    }
+}
+
 /// One game in play.
 pub struct LiveGame {
     pub id: String,

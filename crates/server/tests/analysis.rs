@@ -114,6 +114,8 @@ async fn positions_are_set_up_played_and_bad_input_is_named() {
     let (status, v) = state(a, "ruleset=no-such-game").await;
     assert_eq!(status, 400);
     assert!(v["error"].as_str().unwrap().contains("no-such-game"), "{v}");
+    // Every error answer carries a stable code beside its words (pages translate it).
+    assert_eq!(v["code"], "bad-request");
     let (status, v) = state(a, "ruleset=..%2Fetc").await;
     assert_eq!(status, 400, "{v}");
     let (status, v) = state(a, "ruleset=acedrex&position=4k3%2F9%20w").await;
@@ -385,6 +387,7 @@ async fn a_game_gives_the_position_of_any_move_for_the_analysis_board() {
     );
     let (_, after) = state(a, &q).await;
     assert_eq!(now["position"], after["position"]);
-    let (status, _) = get(a, "/api/games/nosuchgame/position").await;
+    let (status, v) = get(a, "/api/games/nosuchgame/position").await;
     assert_eq!(status, 404);
+    assert_eq!(v["code"], "no-game");
 }
