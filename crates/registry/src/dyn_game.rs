@@ -4,8 +4,8 @@
 
 use crate::family::{FamilyGame, Ledger, RollPlays};
 use crate::view::BoardView;
-use libro_ai::{Control, Player, PlayerSpec};
-use libro_core::{Chance, Game, GameResult, MoveBuffer, Seat, Turn};
+use libro_ai::{Control, Limits, Player, PlayerSpec, Score, SearchConfig, Searcher};
+use libro_core::{Chance, Game, GameResult, Heuristic, MoveBuffer, Seat, Turn};
 
 /// What went wrong playing a move or a chance outcome given as text or as an action id.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -26,6 +26,24 @@ pub enum PlayError {
     BadChance(String),
     #[error("{0}")]
     NoMove(String),
+}
+
+/// One report of an engine analysis ([`DynGame::analyse`]): a finished iteration of the
+/// search, with the line it expects.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Line {
+    /// The iteration's depth in plies of moves (chance events do not count).
+    pub depth: u32,
+    /// The deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// From the seat to move's side: centi-units (see [`DynGame::win_value`]) or a mate.
+    pub score: Score,
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// The expected line in standard notation, up to the first chance event.
+    pub moves: Vec<String>,
+    /// The same line as people read it (SAN for chess).
+    pub described: Vec<String>,
 }
 
 /// A game of any ruleset.
@@ -81,8 +99,51 @@ pub trait DynGame: Send + Sync {
     /// `stream` varies its random choices from move to move; `control` stops it early.
     fn choose(&self, spec: PlayerSpec, stream: u64, control: &Control)
         -> Result<String, PlayError>;
+    /// Searches the seat to move's position by iterative deepening within `limits` (with a
+    /// table of `hash_mb` MB), calling `on_line` after every finished iteration; answers the
+    /// last line. `control` stops it early (it then answers its best so far).
+    fn analyse(
+        &self,
+        limits: &Limits,
+        hash_mb: usize,
+        control: &Control,
+        on_line: &mut dyn FnMut(&Line),
+    ) -> Result<Line, PlayError>;
+    /// The value of a won game on the evaluation's scale, where results are averaged with
+    /// evaluations (dice games: a score divided by it is the equity); `None` where results
+    /// are mate scores.
+    fn win_value(&self) -> Option<i32>;
     /// A copy of the game.
     fn clone_box(&self) -> Box<dyn DynGame>;
+}
+
+/// A search's line from `game`: each move in standard notation and as people read it, in
+/// its own position, up to the first chance event.
+fn line_of<G: FamilyGame>(
+    game: &G,
+    pv: &[G::Move],
+    head: (u32, u32, Score, u64, std::time::Duration),
+) -> Line {
+    let (depth, seldepth, score, nodes, time) = head;
+    let mut g = game.clone();
+    let (mut moves, mut described) = (Vec::new(), Vec::new());
+    for &mv in pv {
+        if g.seat_to_move().is_none() {
+            break;
+        }
+        moves.push(g.move_text(mv));
+        described.push(FamilyGame::describe(&g, mv));
+        Game::play(&mut g, mv);
+    }
+    Line {
+        depth,
+        seldepth,
+        score,
+        nodes,
+        time_ms: time.as_millis() as u64,
+        moves,
+        described,
+    }
 }
 
 impl Clone for Box<dyn DynGame> {
@@ -228,6 +289,40 @@ impl<G: FamilyGame> DynGame for G {
             .choose(self, control)
             .map_err(|e| PlayError::NoMove(e.to_string()))?;
         Ok(self.move_text(choice.mv))
+    }
+    fn analyse(
+        &self,
+        limits: &Limits,
+        hash_mb: usize,
+        control: &Control,
+        on_line: &mut dyn FnMut(&Line),
+    ) -> Result<Line, PlayError> {
+        match Game::turn(self) {
+            Turn::Over => return Err(PlayError::GameOver),
+            Turn::Chance => return Err(PlayError::ChancePending),
+            Turn::Seat(_) => {}
+        }
+        let mut searcher = Searcher::<G>::new(SearchConfig {
+            hash_mb: hash_mb.max(1),
+            ..SearchConfig::default()
+        });
+        let r = searcher
+            .search_with_info(self, limits, control, &mut |info| {
+                on_line(&line_of(
+                    self,
+                    &info.pv,
+                    (info.depth, info.seldepth, info.score, info.nodes, info.time),
+                ))
+            })
+            .ok_or_else(|| PlayError::NoMove("the seat to move has no legal move".into()))?;
+        Ok(line_of(
+            self,
+            &r.pv,
+            (r.depth, r.seldepth, r.score, r.nodes, r.time),
+        ))
+    }
+    fn win_value(&self) -> Option<i32> {
+        Heuristic::win_value(self)
     }
     fn clone_box(&self) -> Box<dyn DynGame> {
         Box::new(self.clone())

@@ -15,7 +15,7 @@ mod family;
 mod tables;
 mod view;
 
-pub use dyn_game::{DynGame, PlayError};
+pub use dyn_game::{DynGame, Line, PlayError};
 pub use family::{
     FamilyGame, FamilyRules, Geometry, Ledger, OptionInfo, OptionKind, PieceInfo, RollPlays,
     UciGame,

@@ -9,8 +9,16 @@ async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  if (!res.ok) throw new Error(errorText(data) || `HTTP ${res.status}`);
   return data;
+}
+
+/// A server error as the page shows it: in English as the server wrote it; in another
+/// language, its kind translated from its stable code, with the server's own words after.
+function errorText(data) {
+  if (!data || !data.error) return null;
+  const kind = LANG !== "en" && data.code ? CATALOGUES[LANG][`error.${data.code}`] : null;
+  return kind ? `${kind} (${data.error})` : data.error;
 }
 
 function el(tag, attrs, ...children) {
@@ -27,7 +35,7 @@ function el(tag, attrs, ...children) {
 /// A button that copies `text` to the clipboard (with a fallback where the clipboard API
 /// is not allowed) and says so on itself for a moment.
 function copyButton(text, id) {
-  const b = el("button", { type: "button", class: "copy", id, title: "Copy the link" }, "Copy");
+  const b = el("button", { type: "button", class: "copy", id, title: t("copy.title") }, t("copy.copy"));
   b.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(text);
@@ -38,9 +46,9 @@ function copyButton(text, id) {
       document.execCommand("copy");
       t.remove();
     }
-    b.textContent = "Copied";
+    b.textContent = t("copy.copied");
     b.dataset.copied = text;
-    setTimeout(() => (b.textContent = "Copy"), 1500);
+    setTimeout(() => (b.textContent = t("copy.copy")), 1500);
   });
   return b;
 }
@@ -50,10 +58,22 @@ function seatColour(name) {
 }
 
 function playerLabel(p) {
-  if (p === "human") return "human";
+  if (p === "human") return t("player.human");
   const m = /^ai:(\d)$/.exec(p);
-  if (m) return `AI level ${m[1]}`;
+  if (m) return t("player.ai_level", { level: m[1] });
+  if (p === "greedy" || p === "random") return t(`player.${p}`);
   return p;
+}
+
+/// A seat's name (`white`) in the page's language.
+function seatLabel(name) {
+  return word("seat", name);
+}
+
+/// How a game ended, in the page's language: from the result's reason code.
+function reasonText(r) {
+  const key = `reason.${r.reason}`;
+  return CATALOGUES[LANG][key] || CATALOGUES.en[key] || r.describe;
 }
 
 // The rules panel: the rules of record, the options with their sources, the pieces and the
@@ -67,19 +87,19 @@ async function showRules(name) {
   }
   dlg.innerHTML = "";
   const pieces = (info.pieces || []).map((p) =>
-    el("li", {}, el("span", { class: "rules-piece" }), ` ${p.name} (${p.letter}): ${p.betza}`));
+    el("li", {}, el("span", { class: "rules-piece" }), ` ${word("piece", p.name)} (${p.letter}): ${p.betza}`));
   pieces.forEach((li, i) => (li.firstChild.innerHTML = pieceSvg(info.pieces[i].name, "white")));
   dlg.append(
-    el("button", { class: "close", onclick: () => dlg.close() }, "Close"),
+    el("button", { class: "close", onclick: () => dlg.close() }, t("rules.close")),
     el("h2", {}, info.title),
-    el("p", { class: "source" }, "Source: ", info.source),
-    info.rules_of_record ? el("section", {}, el("h3", {}, "Rules libro plays (rules of record)"), el("pre", { class: "text" }, info.rules_of_record)) : null,
-    el("h3", {}, "Options of this ruleset"),
+    el("p", { class: "source" }, t("rules.source"), " ", info.source),
+    info.rules_of_record ? el("section", {}, el("h3", {}, t("rules.of_record")), el("pre", { class: "text" }, info.rules_of_record)) : null,
+    el("h3", {}, t("rules.options")),
     el("ul", { class: "options" }, info.options.map((o) => el("li", {}, el("b", {}, o.name), ` = ${o.value} — ${o.explanation} `, el("i", {}, `[${o.source}]`)))),
-    pieces.length ? el("section", {}, el("h3", {}, "Pieces"), el("ul", { class: "pieces" }, pieces)) : null,
+    pieces.length ? el("section", {}, el("h3", {}, t("rules.pieces")), el("ul", { class: "pieces" }, pieces)) : null,
     info.seed
-      ? el("details", { open: true }, el("summary", {}, `Source text (seed ${info.seed.file}: ${info.seed.game})`), el("pre", { class: "text seed" }, info.seed.text))
-      : el("p", {}, "No seed text: this game is played for comparison, as the rules of record give it."),
+      ? el("details", { open: true }, el("summary", {}, t("rules.seed", { file: info.seed.file, game: info.seed.game })), el("pre", { class: "text seed" }, info.seed.text))
+      : el("p", {}, t("rules.no_seed")),
   );
   dlg.showModal();
 }

@@ -30,8 +30,12 @@ function isLive() {
 function viewAt(i) {
   return i === 0 ? S.start : S.history[i - 1].view;
 }
-function seatName(i) {
+function seatKey(i) {
   return S.meta.seats[i] ?? `seat ${i}`;
+}
+/// A seat's name as people read it, in the page's language.
+function seatName(i) {
+  return seatLabel(seatKey(i));
 }
 function myTurn() {
   return isLive() && S.now && S.now.turn.kind === "seat" && S.you !== null && S.now.turn.seat === S.you && !S.now.thinking;
@@ -45,7 +49,7 @@ function toast(msg) {
 }
 function send(obj) {
   if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(obj));
-  else toast("not connected: the move was not sent");
+  else toast(t("game.not_connected"));
 }
 function sendMove(text) {
   S.sel = null;
@@ -64,6 +68,10 @@ function parseChessMove(text) {
 function pieceName(letter) {
   const p = (S.meta.pieces || []).find((x) => x.letter === letter);
   return p ? p.name : letter;
+}
+/// A piece's name as people read it, in the page's language.
+function pieceWord(letter) {
+  return word("piece", pieceName(letter));
 }
 function lastChessMove(idx) {
   for (let i = idx - 1; i >= 0; i--) {
@@ -131,17 +139,17 @@ function renderChess(view) {
       const cell = el("div", { class: cls.join(" "), "data-sq": sq });
       const occ = bySq[sq];
       if (occ) {
-        const colour = seatColour(seatName(occ.seat));
+        const colour = seatColour(seatKey(occ.seat));
         if (occ.pieces.length > 1) {
           cell.classList.add("shared");
-          cell.title = `shared square: ${occ.pieces.map(pieceName).join(" and ")} of ${seatName(occ.seat)}`;
+          cell.title = t("game.shared_square", { pieces: occ.pieces.map(pieceWord).join(t("game.and")), seat: seatName(occ.seat) });
         }
         occ.pieces.forEach((l, i) => {
           const wrap = el("div", { class: occ.pieces.length > 1 ? `stack s${i}` : "single" });
           wrap.innerHTML = pieceSvg(pieceName(l), colour);
           cell.append(wrap);
         });
-        if (!cell.title) cell.title = `${seatName(occ.seat)} ${pieceName(occ.pieces[0])}`;
+        if (!cell.title) cell.title = `${seatName(occ.seat)} ${pieceWord(occ.pieces[0])}`;
       }
       if (col === 0) cell.append(el("span", { class: "coord rank" }, across ? FILES[file] : rank + 1));
       if (row === rows - 1) cell.append(el("span", { class: "coord file" }, across ? rank + 1 : FILES[file]));
@@ -179,7 +187,7 @@ function playPremove() {
   const move = chessLegal().find((m) => m.from === pre.from && m.to === pre.to);
   if (move) sendMove(move.text);
   else {
-    toast(`Premove ${pre.from}-${pre.to} is not legal now.`);
+    toast(t("game.premove_illegal", { from: pre.from, to: pre.to }));
     render();
   }
 }
@@ -197,8 +205,8 @@ function chessPointer(sq, isDown) {
     S.sel = S.sel === sq ? null : sq;
     return render();
   }
-  if (myTurn() && S.now.forced) toast(`That move is not allowed: ${S.now.forced}`);
-  else if (!myTurn() && S.you !== null && isLive() && S.now.turn.kind === "seat") toast(`It is ${seatName(S.now.turn.seat)}'s turn.`);
+  if (myTurn() && S.now.forced) toast(t("game.not_allowed", { why: S.now.forced }));
+  else if (!myTurn() && S.you !== null && isLive() && S.now.turn.kind === "seat") toast(t("game.their_turn", { seat: seatName(S.now.turn.seat) }));
   S.sel = null;
   render();
 }
@@ -207,13 +215,13 @@ function chessPointer(sq, isDown) {
 function choosePiece(moves) {
   const box = document.getElementById("chooser");
   box.innerHTML = "";
-  box.append(el("p", {}, "Which piece moves?"));
+  box.append(el("p", {}, t("game.which_piece")));
   for (const m of moves) {
     const b = el("button", { type: "button", onclick: () => { box.hidden = true; sendMove(m.text); } });
-    b.innerHTML = pieceSvg(pieceName(m.piece), seatColour(seatName(S.you))) + pieceName(m.piece);
+    b.innerHTML = pieceSvg(pieceName(m.piece), seatColour(seatKey(S.you))) + pieceWord(m.piece);
     box.append(b);
   }
-  box.append(el("button", { type: "button", onclick: () => (box.hidden = true) }, "Cancel"));
+  box.append(el("button", { type: "button", onclick: () => (box.hidden = true) }, t("game.cancel")));
   box.hidden = false;
 }
 
@@ -338,11 +346,11 @@ function renderTables(view) {
       const shown = Math.min(count, 5);
       for (let i = 0; i < shown; i++) {
         const cy = up ? top + 22 + i * 30 : bottom - 22 - i * 30;
-        g.append(svg("circle", { cx: x + PW / 2, cy, r: 21, class: `checker ${seatColour(seatName(seat))}` }));
+        g.append(svg("circle", { cx: x + PW / 2, cy, r: 21, class: `checker ${seatColour(seatKey(seat))}` }));
       }
       if (count > 5) {
         const cy = up ? top + 22 + 4 * 30 : bottom - 22 - 4 * 30;
-        g.append(svg("text", { x: x + PW / 2, y: cy + 6, class: `count ${seatColour(seatName(seat))}` }, String(count)));
+        g.append(svg("text", { x: x + PW / 2, y: cy + 6, class: `count ${seatColour(seatKey(seat))}` }, String(count)));
       }
     }
     root.append(g);
@@ -356,9 +364,9 @@ function renderTables(view) {
     const n = v.bar[seat];
     for (let i = 0; i < Math.min(n, 4); i++) {
       const cy = low(seat) ? H / 2 + 40 + i * 26 : H / 2 - 40 - i * 26;
-      barG.append(svg("circle", { cx: barX + 20, cy, r: 17, class: `checker ${seatColour(seatName(seat))}` }));
+      barG.append(svg("circle", { cx: barX + 20, cy, r: 17, class: `checker ${seatColour(seatKey(seat))}` }));
     }
-    if (n > 0) barG.append(svg("text", { x: barX + 20, y: low(seat) ? H / 2 + 46 : H / 2 - 34, class: `count ${seatColour(seatName(seat))}` }, String(n)));
+    if (n > 0) barG.append(svg("text", { x: barX + 20, y: low(seat) ? H / 2 + 46 : H / 2 - 34, class: `count ${seatColour(seatKey(seat))}` }, String(n)));
   });
   root.append(barG);
   // Borne-off trays: the first seat's at the bottom, the second's at the top.
@@ -368,7 +376,7 @@ function renderTables(view) {
     const n = v.off[seat];
     for (let i = 0; i < n; i++) {
       const y = low(seat) ? bottom - 8 - i * 9 : top + i * 9;
-      offG.append(svg("rect", { x: 640, y, width: 94, height: 7, rx: 2, class: `checker ${seatColour(seatName(seat))}` }));
+      offG.append(svg("rect", { x: 640, y, width: 94, height: 7, rx: 2, class: `checker ${seatColour(seatKey(seat))}` }));
     }
     offG.append(svg("text", { x: 687, y: low(seat) ? H / 2 + 30 : H / 2 - 20, class: "label" }, `${seatName(seat)} off: ${n}`));
   });
@@ -381,7 +389,7 @@ function renderTables(view) {
     const isUsed = k >= 0;
     if (isUsed) used.splice(k, 1);
     const x = 390 + i * 56, y = H / 2 - 22;
-    const g = svg("g", { class: `die ${isUsed ? "used" : ""} ${seatColour(seatName(v.seat ?? 0))}`, "data-die": d });
+    const g = svg("g", { class: `die ${isUsed ? "used" : ""} ${seatColour(seatKey(v.seat ?? 0))}`, "data-die": d });
     g.append(svg("rect", { x, y, width: 44, height: 44, rx: 7 }));
     const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] }[d] || [];
     for (const [px, py] of pips) g.append(svg("circle", { cx: x + px * 11, cy: y + py * 11, r: 4.2, class: "pip" }));
@@ -396,7 +404,7 @@ function renderTables(view) {
 function tablesPointer(key, isDown) {
   const opts = tablesOptions();
   if (!opts.length) {
-    if (isDown && S.you !== null && isLive() && S.now.turn.kind === "seat" && S.now.turn.seat !== S.you) toast(`It is ${seatName(S.now.turn.seat)}'s turn.`);
+    if (isDown && S.you !== null && isLive() && S.now.turn.kind === "seat" && S.now.turn.seat !== S.you) toast(t("game.their_turn", { seat: seatName(S.now.turn.seat) }));
     return;
   }
   const me = S.now.turn.seat;
@@ -415,7 +423,7 @@ function tablesPointer(key, isDown) {
     S.sel = S.sel === key ? null : key;
   } else {
     S.sel = null;
-    if (opts.some((o) => o.from === 25)) toast("A checker on the bar must enter first.");
+    if (opts.some((o) => o.from === 25)) toast(t("game.bar_first"));
   }
   render();
 }
@@ -425,6 +433,7 @@ function tablesPointer(key, isDown) {
 function render() {
   if (!S.meta) return;
   const idx = shownIndex();
+  document.getElementById("analyse-link").href = `/analysis?game=${encodeURIComponent(S.id)}&at=${idx}`;
   const view = viewAt(idx);
   if (S.meta.geometry.kind === "grid") renderChess(view);
   else renderTables(view);
@@ -439,33 +448,33 @@ function renderStatus(view) {
   const st = document.getElementById("status");
   st.innerHTML = "";
   const now = S.now;
-  if (!isLive()) st.append(el("p", { class: "history-note" }, `Viewing after ${shownIndex()} of ${S.history.length} events — `, el("button", { type: "button", onclick: () => { S.viewIndex = null; render(); } }, "back to the game")));
+  if (!isLive()) st.append(el("p", { class: "history-note" }, `${t("game.viewing", { shown: shownIndex(), total: S.history.length })} `, el("button", { type: "button", onclick: () => { S.viewIndex = null; render(); } }, t("game.back_to_game"))));
   if (now.result) {
     const r = now.result;
-    const who = r.winner !== null && r.winner !== undefined ? `${seatName(r.winner)} wins` : "drawn";
-    st.append(el("p", { class: "result", id: "result" }, `Game over: ${who} — ${r.describe}.`));
-    if (r.seats.length > 2) st.append(el("p", {}, r.seats.map((s, i) => `${seatName(i)}: place ${s.rank}`).join(", ")));
+    const who = r.winner !== null && r.winner !== undefined ? t("result.wins", { seat: seatName(r.winner) }) : t("result.drawn");
+    st.append(el("p", { class: "result", id: "result" }, t("result.game_over", { who, why: reasonText(r) })));
+    if (r.seats.length > 2) st.append(el("p", {}, r.seats.map((s, i) => t("result.place", { seat: seatName(i), rank: s.rank })).join(", ")));
   } else if (now.open && now.open.length) {
     // An open challenge: it starts when every seat is taken.
-    st.append(el("p", { class: "turn", id: "waiting" }, `Waiting for players: ${now.open.map(seatName).join(", ")} ${now.open.length === 1 ? "is" : "are"} open.`));
+    st.append(el("p", { class: "turn", id: "waiting" }, t(now.open.length === 1 ? "game.waiting_one" : "game.waiting_many", { seats: now.open.map(seatName).join(", ") })));
     if (S.you === null) {
-      for (const i of now.open) st.append(el("button", { type: "button", class: "join", "data-seat": i, onclick: () => takeSeat(i) }, `Play ${seatName(i)}`));
-    } else st.append(el("p", { class: "hint" }, "Send the spectator link: whoever opens it can take the open seat (or find it in the lobby)."));
+      for (const i of now.open) st.append(el("button", { type: "button", class: "join", "data-seat": i, onclick: () => takeSeat(i) }, t("lobby.play_seat", { seat: seatName(i) })));
+    } else st.append(el("p", { class: "hint" }, t("game.send_spectator")));
   } else if (now.turn.kind === "seat") {
     const s = now.turn.seat;
     const mine = S.you === s;
-    const who = mine ? `Your move (${seatName(s)})` : `${seatName(s)} to move`;
-    st.append(el("p", { class: `turn ${mine ? "mine" : ""}`, id: "turn" }, el("span", { class: `swatch ${seatColour(seatName(s))}` }), ` ${who}`, now.thinking ? " — the AI is thinking…" : ""));
+    const who = mine ? t("game.your_move", { seat: seatName(s) }) : t("game.to_move", { seat: seatName(s) });
+    st.append(el("p", { class: `turn ${mine ? "mine" : ""}`, id: "turn" }, el("span", { class: `swatch ${seatColour(seatKey(s))}` }), ` ${who}`, now.thinking ? ` ${t("game.thinking")}` : ""));
   } else {
-    st.append(el("p", { class: "turn" }, "Rolling the dice…"));
+    st.append(el("p", { class: "turn" }, t("game.rolling")));
   }
-  if (view.board === "grid" && view.check.length) st.append(el("p", { class: "check-note", id: "check" }, "Check!"));
-  if (view.board === "track" && view.dice && view.dice.length) st.append(el("p", {}, `Dice: ${view.dice.join("-")}`));
+  if (view.board === "grid" && view.check.length) st.append(el("p", { class: "check-note", id: "check" }, t("game.check")));
+  if (view.board === "track" && view.dice && view.dice.length) st.append(el("p", {}, t("game.dice", { dice: view.dice.join("-") })));
   const f = document.getElementById("forced");
   if (isLive() && now.forced && !now.result) {
     f.hidden = false;
     f.innerHTML = "";
-    f.append(el("h3", {}, "Forced capture"), el("p", { id: "forced-text" }, now.forced));
+    f.append(el("h3", {}, t("game.forced")), el("p", { id: "forced-text" }, now.forced));
   } else f.hidden = true;
 }
 
@@ -495,10 +504,10 @@ function renderClocks() {
   box.hidden = !c;
   if (!c) return;
   box.innerHTML = "";
-  box.append(el("h3", {}, `Clocks ${c.initial_s >= 60 ? `${c.initial_s / 60} min` : `${c.initial_s} s`} + ${c.increment_s} s`));
+  box.append(el("h3", {}, t("game.clocks", { control: `${c.initial_s >= 60 ? `${c.initial_s / 60} min` : `${c.initial_s} s`} + ${c.increment_s} s` })));
   S.meta.seats.forEach((name, i) => {
     const cls = ["clock", c.running === i ? "running" : "", S.you === i ? "mine" : ""].join(" ");
-    box.append(el("div", { class: cls, "data-seat": i }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${name}`, el("b", { class: "time" }, clockText(clockLeft(i)))));
+    box.append(el("div", { class: cls, "data-seat": i }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${seatName(i)}`, el("b", { class: "time" }, clockText(clockLeft(i)))));
   });
   tickClocks();
 }
@@ -543,9 +552,9 @@ function renderActions() {
   const now = S.now;
   const others = (list) => list.map((v, i) => (v && i !== S.you ? i : null)).filter((i) => i !== null);
   const offers = now.draw_offers ? others(now.draw_offers) : [];
-  if (offers.length) box.append(el("p", { id: "draw-note" }, `${offers.map(seatName).join(", ")} offer${offers.length === 1 ? "s" : ""} a draw.`));
+  if (offers.length) box.append(el("p", { id: "draw-note" }, t(offers.length === 1 ? "game.offers_draw" : "game.offer_draw", { seats: offers.map(seatName).join(", ") })));
   if (now.takeback_ask !== null && now.takeback_ask !== undefined && now.takeback_ask !== S.you) {
-    box.append(el("p", { id: "takeback-note" }, `${seatName(now.takeback_ask)} asks to take back a move.`));
+    box.append(el("p", { id: "takeback-note" }, t("game.takeback_note", { seat: seatName(now.takeback_ask) })));
   }
   if (S.you !== null && S.you !== undefined) {
     const button = (id, label, action, disabled) =>
@@ -554,17 +563,17 @@ function renderActions() {
       const mine = now.draw_offers && now.draw_offers[S.you];
       const asked = now.takeback_ask !== null && now.takeback_ask !== undefined;
       box.append(
-        button("resign", "Resign", "resign"),
-        button("draw", offers.length ? "Accept draw" : mine ? "Draw offered" : "Offer draw", "draw", mine),
-        button("takeback", asked && now.takeback_ask !== S.you ? "Accept takeback" : asked ? "Takeback asked" : "Takeback", "takeback", asked && now.takeback_ask === S.you),
+        button("resign", t("game.resign"), "resign"),
+        button("draw", offers.length ? t("game.accept_draw") : mine ? t("game.draw_offered") : t("game.offer_draw_button"), "draw", mine),
+        button("takeback", asked && now.takeback_ask !== S.you ? t("game.accept_takeback") : asked ? t("game.takeback_asked") : t("game.takeback"), "takeback", asked && now.takeback_ask === S.you),
       );
     } else if (now.rematch) {
-      box.append(el("a", { class: "button", id: "rematch-link", href: `/g/${now.rematch}#t=${S.token}` }, "Go to the rematch"));
+      box.append(el("a", { class: "button", id: "rematch-link", href: `/g/${now.rematch}#t=${S.token}` }, t("game.go_rematch")));
     } else {
-      box.append(button("rematch", "Rematch", "rematch"));
+      box.append(button("rematch", t("game.rematch"), "rematch"));
     }
   } else if (now.rematch) {
-    box.append(el("a", { class: "button", id: "rematch-link", href: `/g/${now.rematch}` }, "Watch the rematch"));
+    box.append(el("a", { class: "button", id: "rematch-link", href: `/g/${now.rematch}` }, t("game.watch_rematch")));
   }
   box.hidden = !box.children.length;
 }
@@ -572,20 +581,20 @@ function renderActions() {
 function renderPlayers(view) {
   const box = document.getElementById("players");
   box.innerHTML = "";
-  box.append(el("h3", {}, "Players"));
+  box.append(el("h3", {}, t("lobby.players")));
   const four = view.board === "grid" && view.stakes;
-  if (four) box.append(el("p", { class: "pot", id: "pot" }, `Pot: ${view.pot}`));
+  if (four) box.append(el("p", { class: "pot", id: "pot" }, t("game.pot", { pot: view.pot })));
   const table = el("table", { class: "seats" });
-  if (four) table.append(el("tr", {}, el("th", {}, "seat"), el("th", {}, "player"), el("th", {}, "captures"), el("th", {}, "stake"), el("th", {}, "paid"), el("th", {}, "balance")));
+  if (four) table.append(el("tr", {}, ...["seat", "player", "captures", "stake", "paid", "balance"].map((h) => el("th", {}, t(`stakes.${h}`)))));
   const lost = view.board === "grid" ? capturedBySeat(view) : null;
   S.meta.seats.forEach((name, i) => {
     const row = el("tr", { class: `${view.to_move === i || view.seat === i ? "to-move" : ""} ${view.active && !view.active[i] ? "out" : ""}` },
-      el("td", {}, el("span", { class: `swatch ${seatColour(name)}` }), ` ${name}`, S.you === i ? " (you)" : "",
-        lost && lost[i].length ? el("span", { class: "lost", "data-seat": i, title: `${name} has lost: ${lost[i].map(pieceName).join(", ")}` }, ` −${lost[i].join("")}`) : null),
+      el("td", {}, el("span", { class: `swatch ${seatColour(name)}` }), ` ${seatName(i)}`, S.you === i ? ` ${t("game.you")}` : "",
+        lost && lost[i].length ? el("span", { class: "lost", "data-seat": i, title: t("game.has_lost", { seat: seatName(i), pieces: lost[i].map(pieceWord).join(", ") }) }, ` −${lost[i].join("")}`) : null),
       el("td", {}, playerLabel(S.meta.players[i])));
     if (four) {
       row.append(
-        el("td", {}, view.active[i] ? `→ ${seatName(view.targets[i])}` : "out"),
+        el("td", {}, view.active[i] ? `→ ${seatName(view.targets[i])}` : t("stakes.out")),
         el("td", {}, view.stakes[i] ?? "–"),
         el("td", {}, view.paid[i]),
         el("td", { class: "balance" }, String(Math.round(view.balances[i] * 100) / 100)));
@@ -593,17 +602,18 @@ function renderPlayers(view) {
     table.append(row);
   });
   box.append(table);
-  if (view.board === "track") box.append(el("p", { class: "hint" }, `${seatName(0)} moves from its 24-point down to its 1-point (bottom right); ${seatName(1)} the other way round.`));
+  if (view.board === "track") box.append(el("p", { class: "hint" }, t("game.track_hint", { first: seatName(0), second: seatName(1) })));
 }
 
 function entryText(e, i) {
   if (e.kind === "move") return `${seatName(e.seat)}: ${e.text}`;
-  if (e.kind === "resign") return `${seatName(e.seat)} resigns`;
-  if (e.kind === "agreement") return "draw agreed";
+  if (e.kind === "resign") return t("entry.resigns", { seat: seatName(e.seat) });
+  if (e.kind === "agreement") return t("entry.agreement");
+  if (e.kind === "flag") return t("entry.flag", { seat: seatName(e.seat) });
   const v = e.view;
-  if (v.board === "track" && v.phase !== "roll-off" && i === 0) return `roll-off ${e.text}`;
-  if (v.board === "track" && v.seat !== null) return `${seatName(v.seat)} rolls ${e.text}`;
-  return `roll ${e.text}`;
+  if (v.board === "track" && v.phase !== "roll-off" && i === 0) return t("entry.roll_off", { roll: e.text });
+  if (v.board === "track" && v.seat !== null) return t("entry.rolls", { seat: seatName(v.seat), roll: e.text });
+  return t("entry.roll", { roll: e.text });
 }
 
 function renderMoves() {
@@ -729,10 +739,10 @@ function onMessage(msg) {
     S.path = [];
     document.getElementById("title").textContent = S.meta.title;
     document.title = `libro — ${S.meta.title}`;
-    document.getElementById("you").textContent = S.you === null ? "spectator" : seatName(S.you);
+    document.getElementById("you").textContent = S.you === null ? t("game.spectator") : seatName(S.you);
     // Two-seat chess exports PGN; the other games their own text record.
     const pgn = S.meta.geometry.kind === "grid" && S.meta.seats.length === 2;
-    document.getElementById("export-text").textContent = pgn ? "PGN" : "Text record";
+    document.getElementById("export-text").textContent = pgn ? "PGN" : t("game.text_record");
     document.getElementById("seat-link-box").hidden = S.you === null;
     document.getElementById("chat-form").hidden = S.you === null;
     loadChat();
@@ -752,7 +762,7 @@ function onMessage(msg) {
   } else if (msg.type === "chat") {
     return addChat(msg);
   } else if (msg.type === "error") {
-    toast(msg.message);
+    toast(errorText({ error: msg.message, code: msg.code }));
     S.path = [];
     S.sel = null;
   } else return;
@@ -842,7 +852,7 @@ function connect() {
   const ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(S.id)}/ws?t=${encodeURIComponent(S.token)}`);
   S.ws = ws;
   const conn = document.getElementById("conn");
-  ws.onopen = () => (conn.textContent = "live");
+  ws.onopen = () => (conn.textContent = t("game.live"));
   ws.onmessage = (e) => onMessage(JSON.parse(e.data));
   ws.onclose = async () => {
     // A game that is gone or damaged (410) says so instead of reconnecting forever.
@@ -851,13 +861,13 @@ function connect() {
       const data = await res.json().catch(() => ({}));
       conn.textContent = data.error || `HTTP ${res.status}`;
       if (res.status === 404) {
-        document.getElementById("title").textContent = "No such game";
+        document.getElementById("title").textContent = t("game.no_such");
         document.body.dataset.missing = "yes";
       }
       document.body.dataset.damaged = res.status === 410 ? "yes" : "";
       return;
     }
-    conn.textContent = "disconnected — reconnecting…";
+    conn.textContent = t("game.reconnecting");
     setTimeout(connect, 1500);
   };
 }
@@ -892,7 +902,7 @@ function main() {
   setInterval(tickClocks, 100);
   document.getElementById("chat-form").addEventListener("submit", sendChat);
   const sound = document.getElementById("sound");
-  const label = () => (sound.textContent = SOUND.on ? "Sound on" : "Sound off");
+  const label = () => (sound.textContent = SOUND.on ? t("game.sound_on") : t("game.sound_off"));
   label();
   sound.addEventListener("click", () => {
     SOUND.on = !SOUND.on;

@@ -3,7 +3,7 @@
 "use strict";
 
 let RULESETS = [];
-const PLAYERS = [["random", "random moves"], ["greedy", "greedy"], ...[1, 2, 3, 4, 5, 6, 7, 8].map((l) => [`ai:${l}`, `AI level ${l}`])];
+const PLAYERS = [["random", t("player.random")], ["greedy", t("player.greedy")], ...[1, 2, 3, 4, 5, 6, 7, 8].map((l) => [`ai:${l}`, t("player.ai_level", { level: l })])];
 const LAB = { run: null, timer: null, shownReport: null };
 
 function current() {
@@ -20,7 +20,7 @@ function renderRuleset() {
   seats.innerHTML = "";
   r.seats.forEach((name, i) => {
     const sel = el("select", { id: `player-${i}` }, PLAYERS.map(([v, l]) => el("option", { value: v }, l)));
-    seats.append(el("label", { class: "seat" }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${name} `, sel));
+    seats.append(el("label", { class: "seat" }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${seatLabel(name)} `, sel));
   });
   const body = document.querySelector("#options tbody");
   body.innerHTML = "";
@@ -65,7 +65,7 @@ function updateReadings() {
   const n = vary.reduce((k, v) => k * v.values.length, 1);
   const games = Number(document.getElementById("games").value) || 0;
   document.getElementById("readings-count").textContent =
-    `${n} reading${n === 1 ? "" : "s"} × ${games} games = ${n * games} games`;
+    t(n === 1 ? "lab.readings_one" : "lab.readings", { n, games, total: n * games });
 }
 
 async function start() {
@@ -90,29 +90,29 @@ async function start() {
 function describeStudy(s) {
   const set = s.options.map(([k, v]) => `${k}=${v}`).join(", ");
   const varied = s.vary.map(([k, vs]) => `${k} ∈ {${vs.join(", ")}}`).join(", ");
-  return `${s.ruleset}; players ${s.players.join(" / ")}; ${s.games} games per reading; seed ${s.seed}; ply cap ${s.max_plies}` +
-    (s.opening_moves ? `; ${s.opening_moves} random opening moves` : "") +
-    (set ? `; set ${set}` : "") + (varied ? `; varied ${varied}` : "");
+  return t("lab.study", { ruleset: s.ruleset, players: s.players.join(" / "), games: s.games, seed: s.seed, cap: s.max_plies }) +
+    (s.opening_moves ? t("lab.study_openings", { n: s.opening_moves }) : "") +
+    (set ? t("lab.study_set", { set }) : "") + (varied ? t("lab.study_varied", { varied }) : "");
 }
 
 function showRun(run) {
   LAB.run = run;
   document.getElementById("run").hidden = false;
-  document.getElementById("run-title").textContent = `Run ${run.id}`;
+  document.getElementById("run-title").textContent = t("lab.run", { id: run.id });
   document.getElementById("run-what").textContent = describeStudy(run.study);
   const bar = document.getElementById("run-progress");
   bar.max = run.games_total;
   bar.value = run.games_done;
-  document.getElementById("run-status").textContent = run.status;
+  document.getElementById("run-status").textContent = word("lab.status", run.status);
   document.getElementById("run-status").className = `status ${run.status}`;
   const pct = run.games_total ? (100 * run.games_done / run.games_total).toFixed(1) : "0";
-  document.getElementById("run-count").textContent = `${run.games_done} / ${run.games_total} games (${pct}%)`;
+  document.getElementById("run-count").textContent = t("lab.count", { done: run.games_done, total: run.games_total, pct });
   const s = run.session;
   document.getElementById("run-speed").textContent = s
-    ? `— ${s.games_per_second.toFixed(1)} games/s (${s.played} games in ${s.seconds.toFixed(1)} s on ${run.threads} thread${run.threads === 1 ? "" : "s"})`
+    ? t(run.threads === 1 ? "lab.speed_one" : "lab.speed", { rate: s.games_per_second.toFixed(1), played: s.played, seconds: s.seconds.toFixed(1), threads: run.threads })
     : "";
   document.getElementById("run-message").textContent = run.stopping
-    ? "Stopping: the games under way finish and are stored, no new one starts."
+    ? t("lab.stopping")
     : run.message || "";
   const running = run.status === "running";
   document.getElementById("stop").hidden = !running || run.stopping;
@@ -177,34 +177,34 @@ function reportTable(rep) {
   const rs = rep.readings;
   const rows = [];
   const row = (label, f) => rows.push([label, rs.map(f)]);
-  row("games", (r) => String(r.games));
-  row("distinct games", (r) => String(r.distinct) + (r.distinct < r.games ? " ⚠" : ""));
-  rep.seats.forEach((s, i) => row(`${title(s)} score`, (r) => pct(r.seats[i].score)));
-  rep.seats.forEach((s, i) => row(`${title(s)} wins`, (r) => pct(r.seats[i].wins)));
+  row(t("lab.row_games"), (r) => String(r.games));
+  row(t("lab.row_distinct"), (r) => String(r.distinct) + (r.distinct < r.games ? " ⚠" : ""));
+  rep.seats.forEach((s, i) => row(t("lab.row_score", { seat: title(seatLabel(s)) }), (r) => pct(r.seats[i].score)));
+  rep.seats.forEach((s, i) => row(t("lab.row_wins", { seat: title(seatLabel(s)) }), (r) => pct(r.seats[i].wins)));
   const first = rs.find((r) => r.first_mover);
   if (first) {
     row(`first-move advantage (${first.first_mover})`, (r) => r.first_move_advantage
       ? `${r.first_move_advantage.value >= 0 ? "+" : ""}${(100 * r.first_move_advantage.value).toFixed(1)} pts ± ${margin(r.first_move_advantage, 100, 1)}` : "");
   }
-  row("draws", (r) => pct(r.draws));
-  row("decisive", (r) => pct(r.decisive));
+  row(t("lab.row_draws"), (r) => pct(r.draws));
+  row(t("lab.row_decisive"), (r) => pct(r.decisive));
   const reasons = [...new Set(rs.flatMap((r) => r.end_reasons.map((x) => x.reason)))].sort();
   for (const reason of reasons) {
-    row(`ends: ${reason}`, (r) => {
+    row(t("lab.row_ends", { reason }), (r) => {
       const x = r.end_reasons.find((y) => y.reason === reason);
       return x ? pct(x.share) : "0.0%";
     });
   }
-  row("plies: mean", (r) => plain(r.plies.mean, 1));
-  row("plies: median [IQR]", (r) => `${r.plies.median.toFixed(0)} [${r.plies.q1.toFixed(0)}–${r.plies.q3.toFixed(0)}]`);
-  row("plies: sd, min–max", (r) => `${r.plies.sd.toFixed(0)}, ${r.plies.min.toFixed(0)}–${r.plies.max.toFixed(0)}`);
-  row("branching", (r) => plain(r.branching, 2));
+  row(t("lab.row_plies_mean"), (r) => plain(r.plies.mean, 1));
+  row(t("lab.row_plies_median"), (r) => `${r.plies.median.toFixed(0)} [${r.plies.q1.toFixed(0)}–${r.plies.q3.toFixed(0)}]`);
+  row(t("lab.row_plies_sd"), (r) => `${r.plies.sd.toFixed(0)}, ${r.plies.min.toFixed(0)}–${r.plies.max.toFixed(0)}`);
+  row(t("lab.row_branching"), (r) => plain(r.branching, 2));
   if (rs.some((r) => r.heatmap.length)) {
-    row("board coverage", (r) => pct(r.coverage));
-    row("lead changes", (r) => plain(r.lead_changes, 1));
+    row(t("lab.row_coverage"), (r) => pct(r.coverage));
+    row(t("lab.row_lead"), (r) => plain(r.lead_changes, 1));
     const pieces = [...new Set(rs.flatMap((r) => r.pieces.map((p) => p.piece)))];
     for (const piece of pieces) {
-      row(`${piece}: moves / captures`, (r) => {
+      row(t("lab.row_piece", { piece: word("piece", piece) }), (r) => {
         const p = r.pieces.find((x) => x.piece === piece);
         return p ? `${p.moves.value.toFixed(1)} / ${p.captures.value.toFixed(2)} (${(100 * p.share).toFixed(0)}%)` : "";
       });
@@ -212,14 +212,14 @@ function reportTable(rep) {
   }
   if (rs.some((r) => r.stakes)) {
     rep.seats.forEach((s, i) => {
-      row(`${title(s)} paid / won`, (r) => r.stakes ? `${r.stakes[i].paid.value.toFixed(1)} / ${r.stakes[i].won.value.toFixed(1)}` : "");
-      row(`${title(s)} balance`, (r) => r.stakes ? `${r.stakes[i].balance.value >= 0 ? "+" : ""}${plain(r.stakes[i].balance, 2)}` : "");
+      row(t("lab.row_paid", { seat: title(seatLabel(s)) }), (r) => r.stakes ? `${r.stakes[i].paid.value.toFixed(1)} / ${r.stakes[i].won.value.toFixed(1)}` : "");
+      row(t("lab.row_balance", { seat: title(seatLabel(s)) }), (r) => r.stakes ? `${r.stakes[i].balance.value >= 0 ? "+" : ""}${plain(r.stakes[i].balance, 2)}` : "");
     });
   }
   const table = document.getElementById("report-table");
   table.innerHTML = "";
   table.append(
-    el("thead", {}, el("tr", {}, el("th", {}, ""), rs.map((r) => el("th", {}, r.key || "as set")))),
+    el("thead", {}, el("tr", {}, el("th", {}, ""), rs.map((r) => el("th", {}, r.key || t("lab.as_set"))))),
     el("tbody", {}, rows.map(([label, cells]) => el("tr", {}, el("th", {}, label), cells.map((c) => el("td", {}, c))))),
   );
 }
@@ -238,7 +238,7 @@ function detectableText(rep) {
     }
     if (bits.length) parts.push(`${option}: ${bits.join(", ")}`);
   }
-  return parts.length ? `Smallest differences these games could detect (80% of the time at 5%): ${parts.join("; ")}.` : "";
+  return parts.length ? t("lab.detectable", { parts: parts.join("; ") }) : "";
 }
 
 async function loadReport(id) {
@@ -249,7 +249,7 @@ async function loadReport(id) {
     const rep = res.report;
     document.getElementById("report").hidden = false;
     document.getElementById("report-what").textContent =
-      `${rep.ruleset} — ${rep.players.join(" / ")} — ${res.games_done} of ${res.games_total} games played, seed ${rep.seed}, ${rep.study.opening_moves} random opening moves. Each figure with its 95% interval.`;
+      t("lab.report_what", { ruleset: rep.ruleset, players: rep.players.join(" / "), done: res.games_done, total: res.games_total, seed: rep.seed, openings: rep.study.opening_moves });
     const rules = [...new Set(rep.stamp.rules.map(([, d]) => d))];
     document.getElementById("report-stamp").textContent =
       `libro ${rep.stamp.libro}${rep.stamp.commit ? ` (${rep.stamp.commit})` : ""}; rules digest ${rules.length === 1 ? rules[0] : rep.stamp.rules.map(([k, d]) => `${k || "as set"}: ${d}`).join("; ")}`;
@@ -262,13 +262,13 @@ async function loadReport(id) {
     const findings = document.getElementById("findings");
     findings.innerHTML = "";
     if (rep.readings.length < 2) {
-      findings.append(el("li", { class: "hint" }, "One reading: nothing to compare. Vary an option to compare readings."));
+      findings.append(el("li", { class: "hint" }, t("lab.one_reading")));
     } else if (!rep.comparisons) {
-      findings.append(el("li", {}, "No comparison: no two readings have two distinct games each."));
+      findings.append(el("li", {}, t("lab.no_comparison")));
     } else if (!rep.findings.length) {
-      findings.append(el("li", {}, `No significant difference between readings (${rep.comparisons} comparisons, Holm-corrected 5%).`));
+      findings.append(el("li", {}, t("lab.no_difference", { n: rep.comparisons })));
     } else {
-      findings.append(el("li", { class: "hint" }, `${rep.findings.length} of ${rep.comparisons} comparisons significant (Holm-corrected 5%):`));
+      findings.append(el("li", { class: "hint" }, t("lab.significant", { k: rep.findings.length, n: rep.comparisons })));
       for (const f of rep.findings) findings.append(el("li", {}, f.text));
     }
     const detectable = detectableText(rep);
@@ -313,12 +313,12 @@ async function loadRuns() {
     }
     const n = r.readings.length;
     list.append(el("li", { "data-run": r.id },
-      el("a", { href: `#run=${r.id}` }, `Run ${r.id}`),
-      `: ${r.study.ruleset}, ${r.study.players.join(" / ")}, ${n} reading${n === 1 ? "" : "s"}, ${r.games_done} / ${r.games_total} games — `,
-      el("span", { class: `status ${r.status}` }, r.status),
+      el("a", { href: `#run=${r.id}` }, t("lab.run", { id: r.id })),
+      t(n === 1 ? "lab.run_line_one" : "lab.run_line", { ruleset: r.study.ruleset, players: r.study.players.join(" / "), n, done: r.games_done, total: r.games_total }),
+      el("span", { class: `status ${r.status}` }, word("lab.status", r.status)),
       r.message ? el("span", { class: "hint" }, ` (${r.message})`) : null));
   }
-  if (!list.children.length) list.append(el("li", { class: "hint" }, "none yet"));
+  if (!list.children.length) list.append(el("li", { class: "hint" }, t("lab.none_yet")));
 }
 
 function fromHash() {

@@ -3,7 +3,7 @@
 
 let RULESETS = [];
 
-const PLAYER_CHOICES = [["human", "Human (gets a secret link)"], ["open", "Open seat: anyone may join from the lobby"], ...[1, 2, 3, 4, 5, 6, 7, 8].map((l) => [`ai:${l}`, `AI level ${l}`]), ["greedy", "AI: greedy"], ["random", "AI: random moves"]];
+const PLAYER_CHOICES = [["human", t("lobby.choice_human")], ["open", t("lobby.choice_open")], ...[1, 2, 3, 4, 5, 6, 7, 8].map((l) => [`ai:${l}`, t("player.ai_level", { level: l })]), ["greedy", t("player.greedy")], ["random", t("player.random")]];
 
 function current() {
   return RULESETS.find((r) => r.name === document.getElementById("ruleset").value);
@@ -11,13 +11,13 @@ function current() {
 
 function renderRuleset() {
   const r = current();
-  document.getElementById("ruleset-source").textContent = `Source: ${r.source}`;
+  document.getElementById("ruleset-source").textContent = `${t("rules.source")} ${r.source}`;
   const seats = document.getElementById("seats");
   seats.innerHTML = "";
   r.seats.forEach((name, i) => {
     const sel = el("select", { id: `player-${i}`, "data-seat": i }, PLAYER_CHOICES.map(([v, l]) => el("option", { value: v }, l)));
     sel.value = i === 0 ? "human" : "ai:2";
-    seats.append(el("label", { class: "seat" }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${name} `, sel));
+    seats.append(el("label", { class: "seat" }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${seatLabel(name)} `, sel));
   });
   const box = document.getElementById("stakes-box");
   box.hidden = !r.stakes;
@@ -26,7 +26,7 @@ function renderRuleset() {
   if (r.stakes) {
     const def = (r.options.find((o) => o.name === "stake") || { value: "1" }).value;
     r.seats.forEach((name, i) =>
-      stakes.append(el("label", { class: "seat" }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${name} `, el("input", { type: "number", min: 1, max: 1000000, step: 1, value: def, id: `stake-${i}` }))));
+      stakes.append(el("label", { class: "seat" }, el("span", { class: `swatch ${seatColour(name)}` }), ` ${seatLabel(name)} `, el("input", { type: "number", min: 1, max: 1000000, step: 1, value: def, id: `stake-${i}` }))));
   }
   const body = document.querySelector("#options tbody");
   body.innerHTML = "";
@@ -51,11 +51,11 @@ function showCreated(res) {
   const abs = (p, url) => url || new URL(p, location.href).href;
   res.seats.forEach((s, i) => {
     const what = s.link ? [el("a", { href: s.link, class: "seat-link", "data-seat": i }, abs(s.link, s.url)), " ", copyButton(abs(s.link, s.url), `copy-seat-${i}`)]
-      : s.open ? [el("i", { class: "open-seat" }, "open: anyone may take it from the lobby or the spectator link")] : ["played by the server"];
-    links.append(el("li", {}, el("span", { class: `swatch ${seatColour(s.name)}` }), ` ${s.name} (${s.open ? "open seat" : playerLabel(s.player)}): `, ...what));
+      : s.open ? [el("i", { class: "open-seat" }, t("lobby.open_seat_note"))] : [t("lobby.server_seat")];
+    links.append(el("li", {}, el("span", { class: `swatch ${seatColour(s.name)}` }), ` ${seatLabel(s.name)} (${s.open ? t("lobby.open_seat") : playerLabel(s.player)}): `, ...what));
   });
   const spec = abs(res.spectator, res.spectator_url);
-  links.append(el("li", {}, "Spectators: ", el("a", { href: res.spectator, class: "spectator-link" }, spec), " ", copyButton(spec, "copy-spectator")));
+  links.append(el("li", {}, `${t("lobby.spectators")} `, el("a", { href: res.spectator, class: "spectator-link" }, spec), " ", copyButton(spec, "copy-spectator")));
   document.getElementById("created").hidden = false;
   loadGames();
 }
@@ -89,8 +89,8 @@ let PAGE = 0;
 function pageNav(count) {
   const nav = document.getElementById("games-pages") || el("p", { id: "games-pages" });
   nav.innerHTML = "";
-  if (PAGE > 0) nav.append(el("button", { type: "button", id: "games-newer" }, "Newer games"));
-  if (count === PAGE_SIZE) nav.append(el("button", { type: "button", id: "games-older" }, "Older games"));
+  if (PAGE > 0) nav.append(el("button", { type: "button", id: "games-newer" }, t("lobby.newer")));
+  if (count === PAGE_SIZE) nav.append(el("button", { type: "button", id: "games-older" }, t("lobby.older")));
   document.getElementById("games-over").after(nav);
   nav.querySelector("#games-newer")?.addEventListener("click", () => { PAGE -= 1; loadGames(); });
   nav.querySelector("#games-older")?.addEventListener("click", () => { PAGE += 1; loadGames(); });
@@ -107,18 +107,18 @@ async function loadGames() {
   open.innerHTML = "";
   for (const g of games) {
     const seatsOpen = g.open || [];
-    const who = g.seats.map((s, i) => `${s}: ${seatsOpen.includes(i) ? "open" : playerLabel(g.players[i])}`).join(", ");
+    const who = g.seats.map((s, i) => `${seatLabel(s)}: ${seatsOpen.includes(i) ? t("lobby.open_word") : playerLabel(g.players[i])}`).join(", ");
     const clock = g.clock ? `, ${clockLabel(g.clock)}` : "";
-    const end = g.result ? ` — ${g.result.describe}${g.result.winner !== null ? `, ${g.seats[g.result.winner]} wins` : ", drawn"}` : "";
+    const end = g.result ? ` — ${reasonText(g.result)}, ${g.result.winner !== null ? t("result.wins", { seat: seatLabel(g.seats[g.result.winner]) }) : t("result.drawn")}` : "";
     if (seatsOpen.length && !g.over) {
-      const joins = seatsOpen.map((i) => el("button", { type: "button", class: "join", "data-game": g.id, "data-seat": i, onclick: () => join(g.id, i) }, `Play ${g.seats[i]}`));
+      const joins = seatsOpen.map((i) => el("button", { type: "button", class: "join", "data-game": g.id, "data-seat": i, onclick: () => join(g.id, i) }, t("lobby.play_seat", { seat: seatLabel(g.seats[i]) })));
       open.append(el("li", { "data-game": g.id }, el("a", { href: `/g/${g.id}` }, g.title), ` (${who}${clock}) `, ...joins));
       continue;
     }
-    const li = el("li", { "data-game": g.id }, el("a", { href: `/g/${g.id}`, class: g.over ? "" : "watch" }, g.over ? g.title : `Watch: ${g.title}`), ` (${who}${clock}), ply ${g.ply}${end}`);
+    const li = el("li", { "data-game": g.id }, el("a", { href: `/g/${g.id}`, class: g.over ? "" : "watch" }, g.over ? g.title : t("lobby.watch", { title: g.title })), ` (${who}${clock}), ${t("lobby.ply", { ply: g.ply })}${end}`);
     (g.over ? over : playing).append(li);
   }
-  for (const list of [open, playing, over]) if (!list.children.length) list.append(el("li", { class: "hint" }, "none"));
+  for (const list of [open, playing, over]) if (!list.children.length) list.append(el("li", { class: "hint" }, t("lobby.none")));
 }
 
 /// A clock in words: `5 min + 3 s`.
@@ -157,7 +157,7 @@ async function main() {
   const sel = document.getElementById("ruleset");
   // The rules of record first (the default: the first of them); the profiles that
   // reproduce another engine's reading (`-ludii`) in a group of their own.
-  const profiles = el("optgroup", { label: "Profiles reproducing Ludii's readings" });
+  const profiles = el("optgroup", { label: t("lobby.profiles") });
   for (const r of RULESETS) (r.name.endsWith("-ludii") ? profiles : sel).append(el("option", { value: r.name }, `${r.title} (${r.name})`));
   if (profiles.children.length) sel.append(profiles);
   sel.value = sel.options[0].value;

@@ -10,6 +10,7 @@ pub struct Asset {
 /// The static files served under `/assets/`.
 pub fn asset(name: &str) -> Option<Asset> {
     let (body, content_type): (&'static [u8], &'static str) = match name {
+        "i18n.js" => (i18n_script(), "text/javascript; charset=utf-8"),
         "app.css" => (
             include_bytes!("../assets/app.css"),
             "text/css; charset=utf-8",
@@ -34,10 +35,82 @@ pub fn asset(name: &str) -> Option<Asset> {
             include_bytes!("../assets/pieces.js"),
             "text/javascript; charset=utf-8",
         ),
+        "analysis.js" => (
+            include_bytes!("../assets/analysis.js"),
+            "text/javascript; charset=utf-8",
+        ),
         "favicon.svg" => (include_bytes!("../assets/favicon.svg"), "image/svg+xml"),
         _ => return None,
     };
     Some(Asset { body, content_type })
+}
+
+/// The languages of the interface, each with its catalogue of the pages' texts
+/// (`assets/i18n/LANG.json`: the same keys in each).
+pub const LANGUAGES: &[(&str, &str)] = &[
+    ("en", include_str!("../assets/i18n/en.json")),
+    ("es", include_str!("../assets/i18n/es.json")),
+];
+
+/// `i18n.js` with the catalogues before it: `const CATALOGUES = {"en": {...}, ...}`.
+fn i18n_script() -> &'static [u8] {
+    static SCRIPT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SCRIPT
+        .get_or_init(|| {
+            let catalogues: Vec<String> = LANGUAGES
+                .iter()
+                .map(|(lang, text)| format!("\"{lang}\": {text}"))
+                .collect();
+            format!(
+                "const CATALOGUES = {{{}}};\n{}",
+                catalogues.join(",\n"),
+                include_str!("../assets/i18n.js")
+            )
+        })
+        .as_bytes()
+}
+
+/// The language a page is shown in: the `libro-lang` cookie's, else the first of the
+/// browser's Accept-Language (by its weights) that the interface has, else English.
+pub fn language(cookie: Option<&str>, accept: Option<&str>) -> &'static str {
+    let known = |tag: &str| {
+        let primary = tag
+            .split(['-', '_'])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        LANGUAGES.iter().map(|(l, _)| *l).find(|l| *l == primary)
+    };
+    let chosen = cookie.and_then(|c| {
+        c.split(';')
+            .filter_map(|kv| kv.trim().strip_prefix("libro-lang="))
+            .find_map(known)
+    });
+    if let Some(lang) = chosen {
+        return lang;
+    }
+    let mut tags: Vec<(f32, &str)> = accept
+        .unwrap_or("")
+        .split(',')
+        .filter_map(|item| {
+            let mut parts = item.split(';');
+            let tag = parts.next()?.trim();
+            let q = parts
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .and_then(|q| q.parse::<f32>().ok())
+                .unwrap_or(1.0);
+            (!tag.is_empty() && q > 0.0).then_some((q, tag))
+        })
+        .collect();
+    // Stable: equal weights keep the browser's order.
+    tags.sort_by(|a, b| b.0.total_cmp(&a.0));
+    tags.into_iter().find_map(|(_, t)| known(t)).unwrap_or("en")
+}
+
+/// A page in `lang`: its `<html lang>`, which the page's script reads.
+pub fn page(html: &'static str, lang: &str) -> String {
+    html.replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1)
 }
 
 /// The lobby page.
@@ -46,6 +119,8 @@ pub const LOBBY_HTML: &str = include_str!("../assets/lobby.html");
 pub const LAB_HTML: &str = include_str!("../assets/lab.html");
 /// The game page.
 pub const GAME_HTML: &str = include_str!("../assets/game.html");
+/// The analysis board.
+pub const ANALYSIS_HTML: &str = include_str!("../assets/analysis.html");
 /// The rules of record (the project's RULES.md), which win over the seeds.
 pub const RULES_OF_RECORD: &str = include_str!("../assets/RULES.md");
 
@@ -126,6 +201,67 @@ pub fn rules_texts(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_catalogue_has_every_key_of_the_others() {
+        let catalogues: Vec<(&str, serde_json::Map<String, serde_json::Value>)> = LANGUAGES
+            .iter()
+            .map(|(lang, text)| {
+                let v: serde_json::Value =
+                    serde_json::from_str(text).unwrap_or_else(|e| panic!("i18n/{lang}.json: {e}"));
+                (*lang, v.as_object().cloned().expect("a JSON object"))
+            })
+            .collect();
+        for (a, ca) in &catalogues {
+            for (b, cb) in &catalogues {
+                let missing: Vec<&String> = ca.keys().filter(|k| !cb.contains_key(*k)).collect();
+                assert!(missing.is_empty(), "i18n/{b}.json lacks {missing:?} of {a}");
+            }
+            for (k, v) in ca {
+                let text = v.as_str().unwrap_or_else(|| panic!("{a}: {k} is not text"));
+                assert!(!text.trim().is_empty(), "{a}: {k} is empty");
+            }
+        }
+        // The same placeholders in every language: a `{name}` left out loses the value.
+        let holes = |s: &str| {
+            let mut v: Vec<String> = s
+                .split('{')
+                .skip(1)
+                .filter_map(|p| p.split_once('}').map(|(h, _)| h.to_string()))
+                .collect();
+            v.sort();
+            v
+        };
+        let (_, en) = &catalogues[0];
+        for (lang, c) in &catalogues[1..] {
+            for (k, v) in en {
+                assert_eq!(
+                    holes(v.as_str().unwrap()),
+                    holes(c[k].as_str().unwrap()),
+                    "{lang}: {k} has other placeholders"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_language_is_the_cookies_then_the_browsers_first_known_one() {
+        assert_eq!(language(None, None), "en");
+        assert_eq!(language(None, Some("es-ES,es;q=0.9,en;q=0.8")), "es");
+        assert_eq!(
+            language(None, Some("fr-FR,fr;q=0.9,es;q=0.8,en;q=0.7")),
+            "es"
+        );
+        assert_eq!(language(None, Some("en;q=0.5, es;q=0.8")), "es");
+        assert_eq!(language(None, Some("fr, de")), "en");
+        assert_eq!(language(None, Some("es;q=0")), "en");
+        assert_eq!(language(Some("a=b; libro-lang=es"), Some("en")), "es");
+        assert_eq!(language(Some("libro-lang=xx"), Some("es")), "es");
+        assert_eq!(
+            page(LOBBY_HTML, "es").matches("<html lang=\"es\">").count(),
+            1
+        );
+    }
 
     #[test]
     fn every_seed_game_finds_its_seed_and_its_section() {

@@ -1,5 +1,6 @@
 //! The HTTP and WebSocket interface: pages, assets, the JSON API and the live game socket.
 
+use crate::analysis::{self, AnalysisError};
 use crate::assets;
 use crate::guard::{self, Guard};
 use crate::hub::{Hub, HubError, LiveGame};
@@ -18,6 +19,7 @@ use libro_core::Seat;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio::sync::broadcast::{
     self,
@@ -28,18 +30,42 @@ use tower_http::timeout::RequestBodyTimeoutLayer;
 
 use crate::guard::{SocketRate, SocketVerdict, BODY_LIMIT, WS_LIMIT};
 
-/// An error answer: a status and a JSON `{"error": ...}`.
-pub struct ApiError(StatusCode, String);
+/// An error answer: a status and a JSON `{"error": ..., "code": ...}`, the code a stable
+/// word for the kind of error that pages translate (the message stays as the server wrote it).
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+    code: &'static str,
+}
+
+impl ApiError {
+    /// An error answer whose code follows from its status.
+    fn new(status: StatusCode, message: String) -> ApiError {
+        let code = match status {
+            StatusCode::BAD_REQUEST => "bad-request",
+            StatusCode::FORBIDDEN => "forbidden",
+            StatusCode::NOT_FOUND => "not-found",
+            StatusCode::CONFLICT => "conflict",
+            StatusCode::GONE => "damaged",
+            _ => "internal",
+        };
+        ApiError {
+            status,
+            message,
+            code,
+        }
+    }
+}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         // 410 Gone answers only a damaged stored game ([`HubError::Damaged`]).
-        let body = if self.0 == StatusCode::GONE {
-            json!({"error": self.1, "damaged": true})
+        let body = if self.status == StatusCode::GONE {
+            json!({"error": self.message, "code": self.code, "damaged": true})
         } else {
-            json!({"error": self.1})
+            json!({"error": self.message, "code": self.code})
         };
-        (self.0, Json(body)).into_response()
+        (self.status, Json(body)).into_response()
     }
 }
 
@@ -54,7 +80,11 @@ impl From<HubError> for ApiError {
             HubError::Illegal(_) | HubError::Record(_) => StatusCode::BAD_REQUEST,
             HubError::Store(_) | HubError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        ApiError(status, e.to_string())
+        ApiError {
+            status,
+            message: e.to_string(),
+            code: e.code(),
+        }
     }
 }
 
@@ -68,12 +98,18 @@ impl From<LabRunError> for ApiError {
             }
             LabRunError::Store(_) | LabRunError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        ApiError(status, e.to_string())
+        ApiError::new(status, e.to_string())
+    }
+}
+
+impl From<AnalysisError> for ApiError {
+    fn from(e: AnalysisError) -> Self {
+        bad(e.to_string())
     }
 }
 
 fn bad(msg: impl Into<String>) -> ApiError {
-    ApiError(StatusCode::BAD_REQUEST, msg.into())
+    ApiError::new(StatusCode::BAD_REQUEST, msg.into())
 }
 
 /// Reads a JSON body, saying what is wrong with it (line, column) if it cannot.
@@ -91,7 +127,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
     );
     guard.spawn_cleanup();
     Router::new()
-        .route("/", get(|| async { Html(assets::LOBBY_HTML) }))
+        .route("/", get(|headers: axum::http::HeaderMap| async move { page(assets::LOBBY_HTML, &headers) }))
         .route("/g/{id}", get(game_page))
         .route("/assets/{name}", get(asset))
         // Browsers ask for /favicon.ico whatever the page says: the same SVG icon.
@@ -112,8 +148,12 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/chat", get(chat_log).post(chat))
         .route("/api/games/{id}/ws", get(socket))
+        .route("/api/games/{id}/position", get(game_position))
         .route("/api/import", post(import))
-        .route("/lab", get(|| async { Html(assets::LAB_HTML) }))
+        .route("/analysis", get(|headers: axum::http::HeaderMap| async move { page(assets::ANALYSIS_HTML, &headers) }))
+        .route("/api/analysis/state", get(analysis_state))
+        .route("/api/analysis/ws", get(analysis_socket))
+        .route("/lab", get(|headers: axum::http::HeaderMap| async move { page(assets::LAB_HTML, &headers) }))
         .route("/api/lab/runs", get(lab_runs).post(lab_create))
         .route("/api/lab/runs/{id}", get(lab_progress))
         .route("/api/lab/runs/{id}/stop", post(lab_stop))
@@ -132,6 +172,18 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .with_state(hub)
 }
 
+/// A page in the language the browser asks for (the `libro-lang` cookie, else
+/// Accept-Language).
+fn page(html: &'static str, headers: &axum::http::HeaderMap) -> Response {
+    let text = |h: header::HeaderName| headers.get(h).and_then(|v| v.to_str().ok());
+    let lang = assets::language(text(header::COOKIE), text(header::ACCEPT_LANGUAGE));
+    (
+        [(header::VARY, "Accept-Language, Cookie")],
+        Html(assets::page(html, lang)),
+    )
+        .into_response()
+}
+
 async fn asset(Path(name): Path<String>) -> Response {
     match assets::asset(&name) {
         Some(a) => (
@@ -142,7 +194,7 @@ async fn asset(Path(name): Path<String>) -> Response {
             a.body,
         )
             .into_response(),
-        None => ApiError(
+        None => ApiError::new(
             StatusCode::NOT_FOUND,
             format!("no asset `{}`", name.chars().take(60).collect::<String>()),
         )
@@ -155,7 +207,12 @@ async fn rulesets() -> Result<Json<Value>, ApiError> {
     for h in libro_registry::shipped() {
         match libro_registry::load(&h.name, &[]) {
             Ok(r) => out.push(view::ruleset_info(&r)),
-            Err(e) => return Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())),
+            Err(e) => {
+                return Err(ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    e.to_string(),
+                ))
+            }
         }
     }
     Ok(Json(json!(out)))
@@ -166,7 +223,7 @@ async fn ruleset(Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
         return Err(bad("not a ruleset name"));
     }
     let r = libro_registry::load(&name, &[])
-        .map_err(|e| ApiError(StatusCode::NOT_FOUND, e.to_string()))?;
+        .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, e.to_string()))?;
     let mut info = view::ruleset_info(&r);
     let (record, seed) = assets::rules_texts(&name);
     info["rules_of_record"] = json!(record);
@@ -319,13 +376,17 @@ async fn join(
 
 /// The game page: 404 for a game that does not exist, 410 for a damaged one (the page
 /// then says so and does not try to connect).
-async fn game_page(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+async fn game_page(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
+) -> Response {
     let status = match hub.get(&id).await {
         Ok(_) => StatusCode::OK,
         Err(HubError::Damaged { .. }) => StatusCode::GONE,
         Err(_) => StatusCode::NOT_FOUND,
     };
-    (status, Html(assets::GAME_HTML)).into_response()
+    (status, page(assets::GAME_HTML, &headers)).into_response()
 }
 
 async fn game_state(
@@ -415,7 +476,7 @@ async fn export(
     }
     let rec = cell.lock().await.record();
     let body = serde_json::to_string_pretty(&rec)
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     let disposition = format!(
         "attachment; filename=\"libro-{}-{id}.json\"",
         rec.setup.ruleset
@@ -461,7 +522,7 @@ async fn import(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>,
     })
     .await
     .map_err(|e| {
-        ApiError(
+        ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("reading the record: {e}"),
         )
@@ -684,7 +745,7 @@ async fn live(hub: Arc<Hub>, id: String, token: String, mut socket: WebSocket) {
                     Ok(ClientMessage::Ping { id }) => reply_text("pong", id),
                     Ok(ClientMessage::Move { mv, id: req }) => match hub.play(&id, &token, &mv).await {
                         Ok(()) => reply_text("ok", req),
-                        Err(e) => json!({"type": "error", "id": req, "message": e.to_string()}).to_string(),
+                        Err(e) => json!({"type": "error", "id": req, "message": e.to_string(), "code": e.code()}).to_string(),
                     },
                 };
                 // The move's own update, broadcast before its answer, goes first.
@@ -714,7 +775,7 @@ async fn lab_call<T: Send + 'static>(
     let lab = hub.lab.clone();
     tokio::task::spawn_blocking(move || f(&lab))
         .await
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
         .map_err(ApiError::from)
 }
 
@@ -795,4 +856,225 @@ async fn lab_results(
         text,
     )
         .into_response())
+}
+
+/// Which position of a game: after the first `at` events in force (all of them if none).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionQuery {
+    #[serde(default)]
+    at: Option<usize>,
+}
+
+/// `GET /api/games/{id}/position?at=N`: the game's ruleset, options and the position after
+/// its first N events in force, for the analysis board.
+async fn game_position(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(q): Query<PositionQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let cell = hub.get(&id).await?;
+    let g = cell.lock().await;
+    let events = &g.played.effective;
+    let at = q.at.unwrap_or(events.len()).min(events.len());
+    let mut game = g.played.start().clone_box();
+    for ev in &events[..at] {
+        if matches!(ev, crate::Event::Move { .. } | crate::Event::Roll { .. }) {
+            crate::record::apply(game.as_mut(), ev)
+                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        }
+    }
+    let options: BTreeMap<&str, &str> = g
+        .setup
+        .options
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    Ok(Json(json!({
+        "ruleset": g.setup.ruleset,
+        "options": options,
+        "position": game.position(),
+        "at": at,
+    })))
+}
+
+/// A position of the analysis board, perhaps with a move to play in it: the options as
+/// `KEY=VALUE,KEY=VALUE`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateQuery {
+    ruleset: String,
+    #[serde(default)]
+    options: String,
+    #[serde(default)]
+    position: Option<String>,
+    #[serde(default, rename = "move")]
+    mv: Option<String>,
+}
+
+/// `GET /api/analysis/state`: the position (and, with `move`, the position after it, for
+/// whichever seat is to move, or the dice outcome if a roll is pending) as the analysis
+/// board shows it; a bad ruleset, position or move is named in a 400.
+async fn analysis_state(Query(q): Query<StateQuery>) -> Result<Json<Value>, ApiError> {
+    let setup = analysis::Setup {
+        ruleset: q.ruleset,
+        options: analysis::parse_options(&q.options)?,
+        position: q.position,
+    };
+    let (rules, mut game) = setup.load()?;
+    let played = match q.mv.as_deref() {
+        Some(m) if m.len() > crate::limits::MAX_MOVE_TEXT => {
+            return Err(bad(format!(
+                "a move is at most {} characters",
+                crate::limits::MAX_MOVE_TEXT
+            )))
+        }
+        Some(m) => Some(analysis::play(game.as_mut(), m)?),
+        None => None,
+    };
+    let mut v = analysis::state(&rules, game.as_ref());
+    v["played"] = match played {
+        Some((text, san)) => json!({"text": text, "san": san}),
+        None => Value::Null,
+    };
+    Ok(Json(v))
+}
+
+/// A message of the analysis board's socket.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+enum AnalysisMessage {
+    /// Analyse this position (stopping any analysis running).
+    Analyse {
+        ruleset: String,
+        #[serde(default)]
+        options: BTreeMap<String, String>,
+        #[serde(default)]
+        position: Option<String>,
+    },
+    /// Stop the analysis running.
+    Stop,
+}
+
+async fn analysis_socket(State(hub): State<Arc<Hub>>, ws: WebSocketUpgrade) -> Response {
+    ws.read_buffer_size(8 << 10)
+        .write_buffer_size(WS_WRITE_BUFFER)
+        .max_message_size(WS_LIMIT)
+        .max_frame_size(WS_LIMIT)
+        .on_upgrade(move |s| analysis_live(hub, s))
+}
+
+/// Sets the running analysis's stop flag when the socket's task ends, however it ends.
+struct StopOnDrop(Option<Arc<AtomicBool>>);
+
+impl StopOnDrop {
+    fn replace(&mut self, next: Option<Arc<AtomicBool>>) {
+        if let Some(old) = std::mem::replace(&mut self.0, next) {
+            old.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.replace(None);
+    }
+}
+
+/// One analysis board's socket: each `analyse` stops the analysis running and starts one
+/// of the new position on the AI pool; its reports (`line`, `rolls`) stream back, then
+/// `done` (`stopped`: cut short by a new position, `stop` or the time ceiling).
+async fn analysis_live(hub: Arc<Hub>, mut socket: WebSocket) {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Value>();
+    let mut running = StopOnDrop(None);
+    let mut job = 0u64;
+    let mut rate = SocketRate::default();
+    let hash_mb = analysis::hash_mb(hub.limits().max_ai_hash_mb);
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let Some(Ok(msg)) = incoming else { return };
+                let text = match msg {
+                    Message::Text(t) => t,
+                    Message::Close(_) => return,
+                    Message::Binary(_) => Utf8Bytes::from_static(""),
+                    _ => continue,
+                };
+                match rate.check() {
+                    SocketVerdict::Serve => {}
+                    SocketVerdict::Refuse(why) => {
+                        if !send_text(&mut socket, json!({"type": "error", "message": why}).to_string()).await { return }
+                        continue;
+                    }
+                    SocketVerdict::Close => {
+                        let _ = socket.send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                            code: axum::extract::ws::close_code::POLICY,
+                            reason: "too many messages".into(),
+                        }))).await;
+                        return;
+                    }
+                }
+                let reply = match serde_json::from_str::<AnalysisMessage>(text.as_str()) {
+                    Err(e) => json!({"type": "error", "message": format!("malformed message: {e}")}),
+                    Ok(AnalysisMessage::Stop) => {
+                        running.replace(None);
+                        continue;
+                    }
+                    Ok(AnalysisMessage::Analyse { ruleset, options, position }) => {
+                        running.replace(None);
+                        let setup = analysis::Setup { ruleset, options, position };
+                        match setup.load() {
+                            Err(e) => json!({"type": "error", "message": e.to_string()}),
+                            Ok((_, game)) => {
+                                job += 1;
+                                let stop = Arc::new(AtomicBool::new(false));
+                                running.replace(Some(stop.clone()));
+                                let kind = if game.turn() == libro_core::Turn::Chance { "rolls" } else { "search" };
+                                spawn_analysis(hub.clone(), job, game, hash_mb, stop, tx.clone());
+                                json!({"type": "start", "job": job, "kind": kind})
+                            }
+                        }
+                    }
+                };
+                if !send_text(&mut socket, reply.to_string()).await { return }
+            }
+            Some(report) = rx.recv() => {
+                if !send_text(&mut socket, report.to_string()).await { return }
+            }
+        }
+    }
+}
+
+/// Runs one analysis on the AI pool, sending its reports and its end to `tx`.
+fn spawn_analysis(
+    hub: Arc<Hub>,
+    job: u64,
+    game: Box<dyn libro_registry::DynGame>,
+    hash_mb: usize,
+    stop: Arc<AtomicBool>,
+    tx: tokio::sync::mpsc::UnboundedSender<Value>,
+) {
+    tokio::spawn(async move {
+        let (flag, out) = (stop.clone(), tx.clone());
+        let ran = hub
+            .on_ai_pool(stop, move || {
+                if flag.load(Ordering::Relaxed) {
+                    // Stopped while it waited for the pool.
+                    return Ok(analysis::Ending::Stopped);
+                }
+                let mut send = |v: Value| {
+                    let _ = out.send(v);
+                };
+                analysis::run(job, game.as_ref(), hash_mb, flag, &mut send)
+            })
+            .await;
+        let end = match ran {
+            Ok(Ok(ending)) => json!({"type": "done", "job": job,
+                "stopped": ending == analysis::Ending::Stopped}),
+            Ok(Err(e)) => json!({"type": "error", "job": job, "message": e.to_string()}),
+            Err(e) => json!({"type": "error", "job": job, "message": e.to_string()}),
+        };
+        // The socket may have gone: nobody to tell.
+        let _ = tx.send(end);
+    });
 }

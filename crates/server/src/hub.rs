@@ -49,6 +49,24 @@ pub enum HubError {
     Internal(String),
 }
 
+impl HubError {
+    /// A stable word for the kind of error, which pages translate (`error.CODE` in the
+    /// catalogues): the message itself stays as written.
+    pub fn code(&self) -> &'static str {
+        match self {
+            HubError::NoGame(_) => "no-game",
+            HubError::Damaged { .. } => "damaged",
+            HubError::Limit(_) => "limit",
+            HubError::NotASeat => "not-a-seat",
+            HubError::Taken(_) => "taken",
+            HubError::Illegal(_) => "illegal",
+            HubError::Record(_) => "record",
+            HubError::Store(_) => "store",
+            HubError::Internal(_) => "internal",
+        }
+    }
+}
+
 /// One game in play.
 pub struct LiveGame {
     pub id: String,
@@ -1195,34 +1213,49 @@ impl Hub {
         seed: u64,
         clock: Option<libro_ai::Clock>,
     ) -> Result<Result<String, String>, HubError> {
-        let _permit = self
-            .ai_pool
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|e| HubError::Internal(e.to_string()))?;
         let stop = Arc::new(AtomicBool::new(false));
         // On a clock the search budgets its own time from the seat's time left.
         let control = libro_ai::Control {
             clock,
             ..libro_ai::Control::with_stop(stop.clone())
         };
+        self.on_ai_pool(stop, move || {
+            crate::ai::choose(snapshot.as_ref(), &player, seed, &control)
+        })
+        .await
+    }
+
+    /// Runs an AI job (a search, an analysis) once a permit of the pool is free, on the
+    /// blocking pool; `stop` is set at the operator's longest move time, so no job holds a
+    /// permit longer. A job stopped while it waited for its permit still runs, and should
+    /// look at `stop` first.
+    pub(crate) async fn on_ai_pool<T: Send + 'static>(
+        &self,
+        stop: Arc<AtomicBool>,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, HubError> {
+        let _permit = self
+            .ai_pool
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| HubError::Internal(e.to_string()))?;
         let deadline = self.limits.search_deadline();
         let timer = tokio::spawn(async move {
             tokio::time::sleep(deadline).await;
             stop.store(true, Ordering::Relaxed);
         });
         let (running, peak) = (self.ai_running.clone(), self.ai_peak.clone());
-        let chosen = blocking(move || {
+        let done = blocking(move || {
             let now = running.fetch_add(1, Ordering::SeqCst) + 1;
             peak.fetch_max(now, Ordering::SeqCst);
-            let chosen = crate::ai::choose(snapshot.as_ref(), &player, seed, &control);
+            let done = job();
             running.fetch_sub(1, Ordering::SeqCst);
-            chosen
+            done
         })
         .await;
         timer.abort();
-        chosen
+        done
     }
 
     /// The most AI searches that have run at once since the server started (at most

@@ -4,6 +4,7 @@
 //! judges a ruleset's readings by self-play and stores each run's games as they finish.
 
 mod ai;
+pub mod analysis;
 mod assets;
 pub mod clock;
 pub mod guard;

@@ -47,6 +47,18 @@ pub const MAX_CLOCK_INITIAL_S: u32 = 10_800;
 /// The largest increment a game's clock may add after each move, in seconds.
 pub const MAX_CLOCK_INCREMENT_S: u32 = 180;
 
+/// The deepest iteration an analysis on the analysis board searches, in plies of moves.
+/// Each analysis also stops at the operator's longest move time (`--max-ai-movetime`,
+/// [`Limits::search_deadline`]) and runs on the AI pool like every search.
+pub const ANALYSIS_MAX_DEPTH: u32 = 30;
+
+/// The deepest pass of an analysis of a position waiting for dice: every roll is searched
+/// to this depth (a ply of a play, then the next roll's average), one pass per depth.
+pub const ANALYSIS_ROLLS_MAX_DEPTH: u32 = 3;
+
+/// The transposition table of an analysis, in MB (never above `--max-ai-hash-mb`).
+pub const ANALYSIS_HASH_MB: usize = 16;
+
 /// How long an AI game waits before trying again after its move could not be stored.
 pub const AI_RETRY: Duration = Duration::from_millis(500);
 

@@ -5,6 +5,7 @@
 //! ruleset, its digest and options). Export writes the events in force; import replays the
 //! moves through the rules and names the first bad one by its number and text.
 
+use crate::clock::ClockSpec;
 use crate::record::{self, Event, Played, Setup};
 use libro_core::{pgn_date, GameResult, Seat, Turn};
 use libro_registry::{AnyRuleset, DynGame};
@@ -399,13 +400,17 @@ pub fn import(text: &str) -> Result<(Setup, Vec<Event>), String> {
         Some(f) if tag(&tags, "SetUp") != Some("0") => Some(f.to_string()),
         _ => None,
     };
+    let clock = match tag(&tags, "TimeControl") {
+        Some(tc) => time_control(tc)?,
+        None => None,
+    };
     let setup = Setup {
         ruleset,
         options,
         seed: rand::random(),
         stakes,
         players,
-        clock: None,
+        clock,
         position,
     };
     let (_, game) = record::start(&setup).map_err(|e| e.to_string())?;
@@ -417,6 +422,33 @@ pub fn import(text: &str) -> Result<(Setup, Vec<Event>), String> {
     }
     finish(&tags, &mut played, &names)?;
     Ok((setup, played.effective))
+}
+
+/// Reads a `TimeControl` tag as libro writes it (`SECONDS+INCREMENT`, or `SECONDS`): the
+/// game's clock; `-` (none) and `?` (unknown) give none. Other PGN forms (moves per period,
+/// sandglass) are refused by name: libro's clocks are one period with an increment.
+fn time_control(text: &str) -> Result<Option<ClockSpec>, String> {
+    let text = text.trim();
+    if text == "-" || text == "?" || text.is_empty() {
+        return Ok(None);
+    }
+    let (initial, increment) = text.split_once('+').unwrap_or((text, "0"));
+    let number = |v: &str| v.trim().parse::<u32>().ok();
+    let spec = match (number(initial), number(increment)) {
+        (Some(initial_s), Some(increment_s)) => ClockSpec {
+            initial_s,
+            increment_s,
+        },
+        _ => {
+            return Err(format!(
+                "TimeControl `{}` is not SECONDS+INCREMENT (libro's clocks are one period with an increment, as it writes them: `300+3`)",
+                clip(text)
+            ))
+        }
+    };
+    spec.check()
+        .map_err(|e| format!("TimeControl `{}`: {e}", clip(text)))?;
+    Ok(Some(spec))
 }
 
 /// Plays one move for the seat to move; an error names the move.
@@ -650,6 +682,29 @@ mod tests {
         // `date -u -d @1795564800 +%Y.%m.%d`
         assert_eq!(pgn_date(1_795_564_800), "2026.11.25");
         assert_eq!(pgn_date(951_782_400), "2000.02.29");
+    }
+
+    #[test]
+    fn time_control_reads_what_export_writes_and_names_other_forms() {
+        let spec = |i, n| {
+            Some(ClockSpec {
+                initial_s: i,
+                increment_s: n,
+            })
+        };
+        assert_eq!(time_control("300+3"), Ok(spec(300, 3)));
+        assert_eq!(time_control("600"), Ok(spec(600, 0)));
+        assert_eq!(time_control("-"), Ok(None));
+        assert_eq!(time_control("?"), Ok(None));
+        let e = time_control("40/7200:3600").unwrap_err();
+        assert!(e.contains("`40/7200:3600` is not SECONDS+INCREMENT"), "{e}");
+        let e = time_control("*180").unwrap_err();
+        assert!(e.contains("`*180`"), "{e}");
+        // The clock's own bounds: 3 hours at most, at least a second.
+        let e = time_control("10801+0").unwrap_err();
+        assert!(e.contains("initial_s must be from 1 to 10800"), "{e}");
+        let e = time_control("0+5").unwrap_err();
+        assert!(e.contains("initial_s"), "{e}");
     }
 
     #[test]

@@ -123,7 +123,10 @@ pub fn check_player(seat: usize, spec: &str) -> Result<(), RecordError> {
 
 /// Loads a shipped ruleset with options, once per distinct (name, options): every game of
 /// it shares the loaded rules and their move tables.
-fn load_cached(name: &str, options: &[(String, String)]) -> Result<AnyRuleset, RecordError> {
+pub(crate) fn load_cached(
+    name: &str,
+    options: &[(String, String)],
+) -> Result<AnyRuleset, RecordError> {
     let cache = ruleset_cache();
     let key = (name.to_string(), options.to_vec());
     if let Some(r) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {

@@ -287,3 +287,53 @@ async fn an_unknown_export_format_is_named() {
     assert_eq!(status, 400);
     assert!(v["error"].as_str().unwrap().contains("`epd`"), "{v}");
 }
+
+#[tokio::test]
+async fn a_pgn_time_control_comes_back_as_the_games_clock() {
+    let srv = start().await;
+    let (id, tokens) = create(
+        srv.addr,
+        json!({"ruleset": "acedrex", "players": ["human", "human"],
+               "clock": {"initial_s": 300, "increment_s": 3}}),
+    )
+    .await;
+    play(srv.addr, &id, &tokens[0], "e2e4").await;
+    let pgn = export_text(srv.addr, &id, "pgn").await;
+    assert!(pgn.contains("[TimeControl \"300+3\"]"), "{pgn}");
+    let (status, v) = import_text(srv.addr, &pgn).await;
+    assert_eq!(status, 200, "{v}");
+    let new = v["id"].as_str().unwrap();
+    let s = state(srv.addr, new).await;
+    // Five minutes and three seconds a move, each seat's time whole again (the record's
+    // stamps are not imported: the clock starts afresh).
+    assert_eq!(s["now"]["clock"]["initial_s"], 300);
+    assert_eq!(s["now"]["clock"]["increment_s"], 3);
+    assert_eq!(s["now"]["clock"]["left_ms"], json!([300_000, 300_000]));
+    let (_, list) = get(srv.addr, "/api/games").await;
+    let listed = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == new)
+        .unwrap()
+        .clone();
+    assert_eq!(listed["clock"], json!({"initial_s": 300, "increment_s": 3}));
+
+    // A form libro's clocks do not have is refused by name, and nothing is created.
+    let other = pgn.replace("[TimeControl \"300+3\"]", "[TimeControl \"40/7200:3600\"]");
+    let (status, v) = import_text(srv.addr, &other).await;
+    assert_eq!(status, 400);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("TimeControl `40/7200:3600`"),
+        "{v}"
+    );
+    // No time control (`-`): no clock.
+    let none = pgn.replace("[TimeControl \"300+3\"]", "[TimeControl \"-\"]");
+    let (status, v) = import_text(srv.addr, &none).await;
+    assert_eq!(status, 200, "{v}");
+    let s = state(srv.addr, v["id"].as_str().unwrap()).await;
+    assert_eq!(s["now"]["clock"], Value::Null);
+}

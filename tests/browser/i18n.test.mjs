@@ -1,0 +1,136 @@
+// Browser tests of the interface in Spanish: the lobby, a game page and the analysis board
+// shown in Spanish when the browser asks for it (Accept-Language), and the language switch,
+// remembered from page to page. Needs a running `libro serve`:
+//   LIBRO_URL=http://127.0.0.1:8080 node --test i18n.test.mjs
+// Screenshots at 1280 px and at 390 px (a phone).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+const BASE = process.env.LIBRO_URL;
+if (!BASE) throw new Error("set LIBRO_URL to a running libro serve, e.g. http://127.0.0.1:8080");
+const SHOTS = process.env.SCREENSHOT_DIR || path.resolve(import.meta.dirname, "../../target/screenshots");
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+fs.mkdirSync(SHOTS, { recursive: true });
+const POLL = { polling: 50, timeout: 60_000 };
+
+let browser;
+const pageErrors = [];
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  assert.deepEqual(pageErrors, [], "no script errors on any page");
+});
+
+/// A page in a fresh browser context (no cookie) whose browser speaks `lang` first: its
+/// Accept-Language.
+async function newPage(width, lang) {
+  const context = await browser.newContext({
+    viewport: { width, height: width === 1280 ? 900 : 844 },
+    locale: lang === "es" ? "es-ES" : "en-GB",
+  });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  page.on("close", () => context.close());
+  return page;
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function noSideScroll(page) {
+  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  assert.ok(scroll <= client, `no horizontal scrolling (${scroll} > ${client})`);
+}
+
+async function apiPost(p, body) {
+  const res = await fetch(`${BASE}${p}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await res.json();
+  assert.ok(res.ok, `${p}: ${JSON.stringify(data)}`);
+  return data;
+}
+
+for (const width of [1280, 390]) {
+  test(`lobby in Spanish at ${width} px (Accept-Language: es)`, async () => {
+    const page = await newPage(width, "es");
+    await page.goto(`${BASE}/`);
+    await page.waitForSelector("#player-0");
+    assert.equal(await page.getAttribute("html", "lang"), "es");
+    assert.equal(await page.inputValue("#lang"), "es");
+    assert.equal(await page.textContent("#create"), "Crear partida");
+    assert.equal(await page.textContent("#new-game h2"), "Nueva partida");
+    assert.equal(await page.textContent("#analysis-link"), "Tablero de análisis");
+    // The seats in the games' own words, the players' choices translated.
+    assert.match(await page.textContent("#seats"), /blancas/);
+    assert.match(await page.textContent("#seats"), /negras/);
+    assert.ok(await page.locator('#player-0 option[value="ai:3"]', { hasText: "IA nivel 3" }).count());
+    assert.match(await page.title(), /los juegos del Libro de los Juegos/);
+    // A server error: its kind translated from its code, the server's words after it.
+    await page.fill("#import-text", "no es un registro");
+    await page.click("#import");
+    await page.waitForFunction(() => document.getElementById("import-error").textContent.length > 0, null, POLL);
+    assert.match(await page.textContent("#import-error"), /^Petición no válida \(.+\)$/);
+    await noSideScroll(page);
+    await shot(page, `i18n-lobby-es-${width}`);
+    await page.close();
+  });
+
+  test(`game page in Spanish at ${width} px: the turn, the actions, the result`, async () => {
+    const created = await apiPost("/api/games", { ruleset: "acedrex", players: ["human", "human"] });
+    const page = await newPage(width, "es");
+    await page.goto(`${BASE}${created.seats[0].link}`);
+    await page.waitForFunction(() => typeof S !== "undefined" && S.meta !== null && S.now !== null, null, POLL);
+    assert.equal(await page.textContent("#turn"), " Te toca (blancas)");
+    assert.equal(await page.textContent("#resign"), "Abandonar");
+    assert.equal(await page.textContent("#draw"), "Ofrecer tablas");
+    assert.equal(await page.textContent("#flip"), "Girar el tablero");
+    assert.equal(await page.textContent("#analyse-link"), "Analizar");
+    assert.equal(await page.textContent("#you"), "blancas");
+    // Piece names in the games' own Spanish words.
+    assert.equal(await page.getAttribute('[data-sq="d1"]', "title"), "blancas alferza");
+    assert.equal(await page.getAttribute('[data-sq="a1"]', "title"), "blancas roque");
+    await shot(page, `i18n-game-es-${width}`);
+    // Black resigns: the result, from its reason code, in Spanish.
+    const token = created.seats[1].link.split("#t=")[1];
+    await apiPost(`/api/games/${created.id}/resign`, { token });
+    await page.waitForSelector("#result");
+    assert.equal(await page.textContent("#result"), "Fin de la partida: ganan blancas — abandono.");
+    await noSideScroll(page);
+    await page.close();
+  });
+}
+
+test("the language switch: English to Spanish, remembered on the next pages, and back", async () => {
+  const page = await newPage(1280, "en");
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector("#player-0");
+  assert.equal(await page.textContent("#create"), "Create game");
+  await Promise.all([page.waitForEvent("load"), page.selectOption("#lang", "es")]);
+  await page.waitForSelector("#player-0");
+  assert.equal(await page.textContent("#create"), "Crear partida");
+  // Remembered (a cookie) even though the browser asks for English.
+  await page.goto(`${BASE}/lab`);
+  await page.waitForSelector("#lang");
+  assert.equal(await page.textContent("#new-run h2"), "Nuevo estudio");
+  await page.goto(`${BASE}/analysis?ruleset=fallas`);
+  await page.waitForFunction(() => document.body.dataset.position, null, POLL);
+  assert.equal(await page.textContent("#analyse"), "Analizar");
+  assert.equal(await page.textContent("#title"), "Tablero de análisis");
+  assert.match(await page.textContent("#turn"), /Toca tirar los dados/);
+  await shot(page, "i18n-analysis-es-1280");
+  await Promise.all([page.waitForEvent("load"), page.selectOption("#lang", "en")]);
+  await page.waitForFunction(() => document.body.dataset.position, null, POLL);
+  assert.equal(await page.textContent("#analyse"), "Analyse");
+  await page.close();
+});
