@@ -905,6 +905,8 @@ impl<B: Width> Pos<B> {
             self.generate_tested(r, sink);
             return;
         }
+        // From here the ruleset has no walked moves: the `::<false>` instances leave their
+        // tests out (8x8 perft as fast as before the wide boards and walked moves came).
         let us = self.to_move;
         let own = self.seat_bb[us as usize];
         let occ = self.occ;
