@@ -143,6 +143,12 @@ impl Setup {
 }
 
 impl Position {
+    /// The setup this position is, with the game-level parts from `extras`: what
+    /// [`Position::from_setup`] turns back into this position.
+    pub fn to_setup(&self, r: &ChessRules, extras: &Extras) -> Setup {
+        crate::position::with_pos!(self, p => p.to_setup(r, extras))
+    }
+
     /// Checks `setup` against the ruleset and builds the position (hash included).
     pub fn from_setup(r: &ChessRules, setup: &Setup) -> Result<Position, SetupError> {
         Ok(if r.is_wide() {
@@ -154,6 +160,53 @@ impl Position {
 }
 
 impl<B: Width> Pos<B> {
+    /// [`Position::to_setup`] in width `B`: squares from a1 up, a shared square's pawn first
+    /// (at the bottom, as set up).
+    pub(crate) fn to_setup(&self, r: &ChessRules, extras: &Extras) -> Setup {
+        let n = r.num_seats();
+        let mut pieces = Vec::new();
+        for square in self.occ {
+            let seat = self.seat_at(r, square).unwrap_or(0);
+            let mut types: Vec<u8> = (0..r.pieces.len() as u8)
+                .filter(|&t| self.type_bb[t as usize].contains(square))
+                .collect();
+            types.sort_by_key(|&t| (!r.pieces[t as usize].is_pawn(), t));
+            pieces.extend(types.into_iter().map(|t| Placed {
+                seat: Seat(seat),
+                piece: PieceKind(t),
+                square,
+            }));
+        }
+        let many = n > 2;
+        Setup {
+            pieces,
+            to_move: Seat(self.to_move),
+            unmoved: self.unmoved.collect(),
+            captured: self.captured,
+            halfmove: self.halfmove,
+            ply: self.ply,
+            passes: self.passes,
+            ghosts: self.ghost.collect(),
+            phantoms: if self.phantom.iter().any(|p| p.any()) {
+                self.phantom.iter().map(|p| p.collect()).collect()
+            } else {
+                Vec::new()
+            },
+            stakes: if many {
+                extras.stakes[..n].to_vec()
+            } else {
+                Vec::new()
+            },
+            paid: if many {
+                extras.paid[..n].to_vec()
+            } else {
+                Vec::new()
+            },
+            out: extras.out.iter().map(|&s| Seat(s)).collect(),
+            over: extras.over.clone(),
+        }
+    }
+
     /// [`Position::from_setup`] in width `B`. The checks come in the order a reader would
     /// make them: what is on the board, the seats in and out, the money, then the rules.
     pub(crate) fn from_checked_setup(r: &ChessRules, setup: &Setup) -> Result<Pos<B>, SetupError> {

@@ -403,3 +403,41 @@ fn stakes_still_to_bet() {
     s.stakes = vec![None, Some(1), Some(1), Some(1)];
     assert_eq!(refused(&r, &s), SetupError::StakesOutOfTurn);
 }
+
+/// Random games of the rulesets with shared squares, Ludii's markers, four seats and bets:
+/// every position's string reads back as that position through a `Setup`, and the position
+/// written as a `Setup` reads back as itself.
+#[test]
+fn positions_of_random_games_go_through_setups() {
+    use libro_chess::{ChessGame, MoveList};
+    use libro_core::{Game, Turn};
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(19);
+    for name in [
+        "acedrex",
+        "short-assize",
+        "short-assize-ludii",
+        "cuatro-tiempos",
+        "cuatro-tiempos-ludii",
+    ] {
+        let r = rules(name, &[]);
+        for _ in 0..4 {
+            let mut g = ChessGame::new(&r);
+            let mut moves = MoveList::new();
+            for _ in 0..300 {
+                let text = g.to_string();
+                let s = setup(&r, &text);
+                let pos = Position::from_setup(&r, &s).unwrap_or_else(|e| panic!("{text}: {e}"));
+                assert_eq!(&pos, g.position(), "{name}: {text}");
+                let back = Position::from_setup(&r, &pos.to_setup(&r, &s.extras()));
+                assert_eq!(back.as_ref(), Ok(g.position()), "{name}: {text}");
+                if !matches!(g.turn(), Turn::Seat(_)) {
+                    break;
+                }
+                g.legal_moves(&mut moves);
+                let mv = moves[rng.gen_range(0..moves.len())];
+                g.play(mv);
+            }
+        }
+    }
+}
