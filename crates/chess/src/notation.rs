@@ -288,7 +288,7 @@ pub fn parse_setup(r: &ChessRules, text: &str) -> Result<Setup, PositionError> {
                 })?;
                 (seat as u8, l, 2)
             };
-            let piece = r.piece_by_letter(letter).ok_or_else(|| {
+            let PieceKind(piece) = r.piece_by_letter(letter).ok_or_else(|| {
                 err(format!(
                     "rank {}: `{letter}` is not a piece letter",
                     rank + 1
@@ -453,8 +453,8 @@ fn squares(r: &ChessRules, text: &str) -> Option<Vec<Square>> {
 }
 
 /// Whether `mv` would promote its piece here, and to what.
-pub fn promotion(r: &ChessRules, pos: &Position, mv: Move) -> Option<u8> {
-    with_pos!(pos, p => promotion_in(r, p, mv))
+pub fn promotion(r: &ChessRules, pos: &Position, mv: Move) -> Option<PieceKind> {
+    with_pos!(pos, p => promotion_in(r, p, mv)).map(PieceKind)
 }
 
 /// [`promotion`] in the position's own width.

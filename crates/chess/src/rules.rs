@@ -1591,11 +1591,15 @@ impl ChessRules {
         self.narrow.is_empty()
     }
     /// The piece type with this letter.
-    pub fn piece_by_letter(&self, letter: char) -> Option<u8> {
+    pub fn piece_by_letter(&self, letter: char) -> Option<PieceKind> {
         self.pieces
             .iter()
             .position(|p| p.letter == letter)
-            .map(|i| i as u8)
+            .map(|i| PieceKind(i as u8))
+    }
+    /// The piece type `kind` (a kind of this ruleset: from its letters, moves or setups).
+    pub fn piece(&self, kind: PieceKind) -> &PieceInfo {
+        &self.pieces[kind.index()]
     }
 }
 

@@ -146,7 +146,7 @@ impl Position {
     /// The setup this position is, with the game-level parts from `extras`: what
     /// [`Position::from_setup`] turns back into this position.
     pub fn to_setup(&self, r: &ChessRules, extras: &Extras) -> Setup {
-        crate::position::with_pos!(self, p => p.to_setup(r, extras))
+        crate::position::with_pos!(self, p => p.setup(r, extras))
     }
 
     /// Checks `setup` against the ruleset and builds the position (hash included).
@@ -162,7 +162,7 @@ impl Position {
 impl<B: Width> Pos<B> {
     /// [`Position::to_setup`] in width `B`: squares from a1 up, a shared square's pawn first
     /// (at the bottom, as set up).
-    pub(crate) fn to_setup(&self, r: &ChessRules, extras: &Extras) -> Setup {
+    pub(crate) fn setup(&self, r: &ChessRules, extras: &Extras) -> Setup {
         let n = r.num_seats();
         let mut pieces = Vec::new();
         for square in self.occ {
