@@ -65,7 +65,9 @@
 //!
 //! # Notation
 //!
-//! Position strings and moves are described in [`notation`]. Moves print in coordinate form
+//! Position strings and moves are described in [`notation`]. A position string is read into
+//! a [`Setup`] (what it says, unchecked), which [`Position::from_setup`] checks against the
+//! ruleset, naming what is wrong in a [`SetupError`]. Moves print in coordinate form
 //! (`e2e4`, `Fe3d4` when the two pieces of a shared square could make the same move, `pass`,
 //! `bet84`) and are read in coordinate or SAN-like form (`Nf3`, `exd5`, `e8=F`, `d1d3+`);
 //! [`ChessGame::san`] writes the SAN-like form.
@@ -88,6 +90,7 @@ pub mod options;
 mod perft;
 mod position;
 mod rules;
+mod setup;
 
 pub use game::ChessGame;
 pub use geometry::{Bitboard, Bits, Board, Square, SquareName, W256};
@@ -96,7 +99,8 @@ pub use notation::{MoveError, PositionError};
 pub use options::{OptionInfo, Options};
 pub use perft::{perft, perft_divide};
 pub use position::{Effects, Elimination, Move, MoveList, Position};
-pub use rules::{ChessRules, PieceInfo, RulesetError, SeatInfo, MAX_TYPES};
+pub use rules::{ChessRules, PieceInfo, PieceKind, RulesetError, SeatInfo, MAX_TYPES};
+pub use setup::{Placed, Setup, SetupError};
 
 impl ChessRules {
     /// The game perft starts from: the start position, after the opening bets if the ruleset

@@ -12,9 +12,12 @@
 //! `paid:..`, `pot:N`, `out:` (seats in the order they left). Any game may add `passes:N`
 //! (consecutive passes) and `over:repetition` (a draw no board shows).
 
-use crate::geometry::{Bitboard, Square, W256};
+use crate::geometry::Square;
 use crate::position::{with_pos, Move, Pos, Position};
+use crate::rules::PieceKind;
 use crate::rules::{ChessRules, Width, MAX_SEATS};
+use crate::setup::{Placed, Setup};
+use libro_core::Seat;
 use std::fmt::{self, Write};
 
 /// What is wrong with a position string.
@@ -175,20 +178,21 @@ pub(crate) fn write_position_in<B: Width>(
     Ok(())
 }
 
-/// Reads a position string written by [`write_position`].
+/// Reads a position string written by [`write_position`] and checks it against the rules
+/// ([`parse_setup`], then [`Position::from_setup`]).
 pub fn parse_position(r: &ChessRules, text: &str) -> Result<(Position, Extras), PositionError> {
-    if r.is_wide() {
-        parse_position_in::<W256>(r, text).map(|(p, e)| (p.into(), e))
-    } else {
-        parse_position_in::<u64>(r, text).map(|(p, e)| (p.into(), e))
-    }
+    let setup = parse_setup(r, text)?;
+    let pos = Position::from_setup(r, &setup).map_err(|e| PositionError {
+        text: text.to_string(),
+        what: e.to_string(),
+    })?;
+    Ok((pos, setup.extras()))
 }
 
-/// [`parse_position`] in a chosen width.
-pub(crate) fn parse_position_in<B: Width>(
-    r: &ChessRules,
-    text: &str,
-) -> Result<(Pos<B>, Extras), PositionError> {
+/// Reads a position string into a [`Setup`], refusing only text that is not well formed
+/// (the ruleset gives the board's size, the letters and which fields exist); whether the
+/// position can stand is [`Position::from_setup`]'s to say.
+pub fn parse_setup(r: &ChessRules, text: &str) -> Result<Setup, PositionError> {
     let (files, nranks) = (r.board.files, r.board.ranks);
     let err = |what: String| PositionError {
         text: text.to_string(),
@@ -199,7 +203,7 @@ pub(crate) fn parse_position_in<B: Width>(
         return Err(err(format!("{} fields; expected board, seat to move, unmoved, capture flag, halfmove clock and move number", fields.len())));
     }
     let n = r.num_seats();
-    let mut pos = Pos::<B>::empty();
+    let mut setup = Setup::default();
     let ranks: Vec<&str> = fields[0].split('/').collect();
     if ranks.len() != usize::from(nranks) {
         return Err(err(format!(
@@ -254,8 +258,12 @@ pub(crate) fn parse_position_in<B: Width>(
                 if file >= files {
                     return Err(err(format!("rank {}: too many squares", rank + 1)));
                 }
-                for (seat, t) in pieces {
-                    pos.put(seat, t, at(file, rank));
+                for (seat, piece) in pieces {
+                    setup.pieces.push(Placed {
+                        seat: Seat(seat),
+                        piece: PieceKind(piece),
+                        square: at(file, rank),
+                    });
                 }
                 file += 1;
                 j += 1;
@@ -280,7 +288,7 @@ pub(crate) fn parse_position_in<B: Width>(
                 })?;
                 (seat as u8, l, 2)
             };
-            let t = r.piece_by_letter(letter).ok_or_else(|| {
+            let PieceKind(piece) = r.piece_by_letter(letter).ok_or_else(|| {
                 err(format!(
                     "rank {}: `{letter}` is not a piece letter",
                     rank + 1
@@ -288,12 +296,16 @@ pub(crate) fn parse_position_in<B: Width>(
             })?;
             j += used;
             match stack.as_mut() {
-                Some(v) => v.push((seat, t)),
+                Some(v) => v.push((seat, piece)),
                 None => {
                     if file >= files {
                         return Err(err(format!("rank {}: too many squares", rank + 1)));
                     }
-                    pos.put(seat, t, at(file, rank));
+                    setup.pieces.push(Placed {
+                        seat: Seat(seat),
+                        piece: PieceKind(piece),
+                        square: at(file, rank),
+                    });
                     file += 1;
                 }
             }
@@ -314,35 +326,27 @@ pub(crate) fn parse_position_in<B: Width>(
         .iter()
         .position(|s| mover.len() == 1 && mover.starts_with(s.letter))
         .ok_or_else(|| err(format!("`{mover}` is not a seat letter")))?;
-    pos.to_move = to_move as u8;
+    setup.to_move = Seat(to_move as u8);
     if fields[2] != "-" {
-        let s = fields[2];
-        let mut i = 0;
-        while i < s.len() {
-            let end = (i + 2..=s.len().min(i + 3))
-                .rev()
-                .find_map(|e| Some((e, r.board.parse_square(s.get(i..e)?)?)))
-                .ok_or_else(|| err(format!("unmoved field `{s}` is not a list of squares")))?;
-            let (end, sq) = end;
-            if !pos.occ.contains(sq) {
-                return Err(err(format!("unmoved square {} is empty", r.board.name(sq))));
-            }
-            pos.unmoved = pos.unmoved.with(sq);
-            i = end;
-        }
+        setup.unmoved = squares(r, fields[2]).ok_or_else(|| {
+            err(format!(
+                "unmoved field `{}` is not a list of squares",
+                fields[2]
+            ))
+        })?;
     }
-    pos.captured = match fields[3] {
+    setup.captured = match fields[3] {
         "x" => true,
         "-" => false,
         other => return Err(err(format!("capture flag `{other}` is not `x` or `-`"))),
     };
-    pos.halfmove = fields[4]
+    setup.halfmove = fields[4]
         .parse()
         .map_err(|_| err(format!("halfmove clock `{}` is not a number", fields[4])))?;
     let number: u32 = fields[5]
         .parse()
         .map_err(|_| err(format!("move number `{}` is not a number", fields[5])))?;
-    pos.ply = if n == 2 {
+    setup.ply = if n == 2 {
         if number == 0 {
             return Err(err("the move number starts at 1".into()));
         }
@@ -350,24 +354,14 @@ pub(crate) fn parse_position_in<B: Width>(
     } else {
         number
     };
-    let mut extras = Extras::default();
-    let mut seen_stakes = false;
     for field in &fields[6..] {
         let (key, value) = field
             .split_once(':')
             .ok_or_else(|| err(format!("extra field `{field}` is not key:value")))?;
         let numbers = |v: &str| -> Result<Vec<Option<u64>>, PositionError> {
-            let parts: Vec<&str> = v.split('/').collect();
-            if parts.len() != n {
-                return Err(err(format!(
-                    "`{key}` lists {} values for {n} seats",
-                    parts.len()
-                )));
-            }
-            parts
-                .iter()
+            v.split('/')
                 .map(|p| {
-                    if *p == "-" {
+                    if p == "-" {
                         Ok(None)
                     } else {
                         p.parse()
@@ -379,12 +373,12 @@ pub(crate) fn parse_position_in<B: Width>(
         };
         match key {
             "passes" => {
-                pos.passes = value
+                setup.passes = value
                     .parse()
                     .map_err(|_| err(format!("passes `{value}` is not a number")))?
             }
             "ghosts" if r.options.stacking == crate::options::Stacking::Ludii => {
-                pos.ghost = squares(r, value)
+                setup.ghosts = squares(r, value)
                     .ok_or_else(|| err(format!("ghosts `{value}` is not a list of squares")))?
             }
             "phantoms" if r.options.stacking == crate::options::Stacking::Ludii => {
@@ -394,41 +388,37 @@ pub(crate) fn parse_position_in<B: Width>(
                         "phantoms `{value}` needs one list per seat, like `h8/-`"
                     )));
                 }
-                for (s, part) in parts.iter().enumerate() {
-                    pos.phantom[s] = if *part == "-" {
-                        Bitboard::EMPTY
-                    } else {
-                        squares(r, part).ok_or_else(|| {
+                setup.phantoms = parts
+                    .iter()
+                    .map(|part| match *part {
+                        "-" => Ok(Vec::new()),
+                        _ => squares(r, part).ok_or_else(|| {
                             err(format!("phantoms `{part}` is not a list of squares"))
-                        })?
-                    };
-                }
+                        }),
+                    })
+                    .collect::<Result<_, _>>()?;
             }
-            "over" if value == "repetition" => extras.over = Some(value.to_string()),
+            "over" if value == "repetition" => setup.over = Some(value.to_string()),
             "stakes" if n > 2 => {
-                seen_stakes = true;
-                for (s, v) in numbers(value)?.into_iter().enumerate() {
-                    extras.stakes[s] = match v {
-                        Some(v) if v > 0 || r.options.bets => Some(v as u32),
-                        Some(_) => return Err(err("a stake must be at least 1".into())),
-                        None => None,
-                    };
-                }
+                setup.stakes = numbers(value)?
+                    .into_iter()
+                    .map(|v| v.map(|v| u32::try_from(v).unwrap_or(u32::MAX)))
+                    .collect();
             }
             "paid" if n > 2 => {
-                for (s, v) in numbers(value)?.into_iter().enumerate() {
-                    extras.paid[s] =
-                        v.ok_or_else(|| err("`paid` needs a number for every seat".into()))?;
-                }
+                setup.paid = numbers(value)?
+                    .into_iter()
+                    .map(|v| v.ok_or_else(|| err("`paid` needs a number for every seat".into())))
+                    .collect::<Result<_, _>>()?;
             }
             "pot" if n > 2 => {
                 let pot: u64 = value
                     .parse()
                     .map_err(|_| err(format!("pot `{value}` is not a number")))?;
-                if pot != extras.paid.iter().sum::<u64>() {
+                let paid = setup.paid.iter().sum::<u64>();
+                if pot != paid {
                     return Err(err(format!(
-                        "the pot {pot} is not what the seats paid ({})",
-                        extras.paid.iter().sum::<u64>()
+                        "the pot {pot} is not what the seats paid ({paid})"
                     )));
                 }
             }
@@ -438,125 +428,33 @@ pub(crate) fn parse_position_in<B: Width>(
                         .seats
                         .iter()
                         .position(|s| s.letter == c)
-                        .ok_or_else(|| err(format!("out: `{c}` is not a seat letter")))?
-                        as u8;
-                    if extras.out.contains(&s) {
-                        return Err(err(format!("out: `{c}` is listed twice")));
-                    }
-                    extras.out.push(s);
+                        .ok_or_else(|| err(format!("out: `{c}` is not a seat letter")))?;
+                    setup.out.push(Seat(s as u8));
                 }
             }
             _ => return Err(err(format!("unknown field `{field}`"))),
         }
     }
-    // Seats, pieces and bets.
-    pos.active = 0;
-    for s in 0..n as u8 {
-        let out = extras.out.contains(&s);
-        let has = pos.seat_bb[s as usize].any();
-        if out && has {
-            return Err(err(format!(
-                "seat `{}` is out but still has pieces",
-                r.seats[s as usize].name
-            )));
-        }
-        if !out && !has {
-            return Err(err(format!(
-                "seat `{}` has no pieces but is not listed as out",
-                r.seats[s as usize].name
-            )));
-        }
-        if !out {
-            pos.active |= 1 << s;
-        }
-    }
-    if !pos.is_active(pos.to_move) && pos.active_count() > 1 {
-        return Err(err("the seat to move is out".into()));
-    }
-    if n > 2 {
-        if !seen_stakes {
-            return Err(err(
-                "a position with more than two seats needs `stakes:`".into()
-            ));
-        }
-        let pending = extras.stakes[..n].iter().filter(|s| s.is_none()).count();
-        if pending > 0 {
-            if !r.options.bets
-                || extras.stakes[..n - pending].iter().any(|s| s.is_none())
-                || pos.to_move as usize != n - pending
-            {
-                return Err(err(
-                    "stakes still to be bet must be the last seats', and that seat must be to move"
-                        .into(),
-                ));
-            }
-            pos.bets_pending = pending as u8;
-        }
-    }
-    if let Some(k) = r.royal {
-        for s in 0..n {
-            let kings = (pos.type_bb[k as usize] & pos.seat_bb[s]).count();
-            let needed_one = pos.is_active(s as u8)
-                && r.options.king_capture == crate::options::KingCapture::Eliminates;
-            if kings > 1 || (needed_one && kings != 1) {
-                return Err(err(format!("seat `{}` has {kings} kings", r.seats[s].name)));
-            }
-        }
-    }
-    for s in 0..n as u8 {
-        for t in 0..r.pieces.len() as u8 {
-            let tb = r.table(s, t);
-            if r.pieces[t as usize].is_pawn()
-                && (pos.type_bb[t as usize] & pos.seat_bb[s as usize] & tb.promo_zone).any()
-                && r.options.promotion == crate::options::Promotion::Always
-                && r.options.promote_on_capture
-            {
-                return Err(err(format!(
-                    "a {} of `{}` stands unpromoted on its last line",
-                    r.pieces[t as usize].name, r.seats[s as usize].name
-                )));
-            }
-        }
-    }
-    if n == 2 && pos.in_check(r, 1 - pos.to_move) {
-        return Err(err(format!(
-            "`{}` is not to move but is in check",
-            r.seats[1 - pos.to_move as usize].name
-        )));
-    }
-    // Pawns' first-move rights come from their starting squares, not from this field.
-    for sq in pos.unmoved {
-        let t = (0..r.pieces.len())
-            .find(|&t| pos.type_bb[t].contains(sq))
-            .unwrap_or(0);
-        if r.pieces[t].is_pawn() || r.extra_types >> t & 1 == 0 {
-            return Err(err(format!(
-                "unmoved square {} holds a piece without a first-move right",
-                r.board.name(sq)
-            )));
-        }
-    }
-    pos.hash = pos.compute_hash(r);
-    Ok((pos, extras))
+    Ok(setup)
 }
 
-/// Reads a run of square names (`e2f3`).
-fn squares<B: Width>(r: &ChessRules, text: &str) -> Option<Bitboard<B>> {
-    let mut b = Bitboard::EMPTY;
+/// Reads a run of square names (`e2f3`), in order.
+fn squares(r: &ChessRules, text: &str) -> Option<Vec<Square>> {
+    let mut out = Vec::new();
     let mut i = 0;
     while i < text.len() {
         let end = (i + 2..=text.len().min(i + 3))
             .rev()
             .find(|&e| text.is_char_boundary(e) && r.board.parse_square(&text[i..e]).is_some())?;
-        b = b.with(r.board.parse_square(&text[i..end])?);
+        out.push(r.board.parse_square(&text[i..end])?);
         i = end;
     }
-    Some(b)
+    Some(out)
 }
 
 /// Whether `mv` would promote its piece here, and to what.
-pub fn promotion(r: &ChessRules, pos: &Position, mv: Move) -> Option<u8> {
-    with_pos!(pos, p => promotion_in(r, p, mv))
+pub fn promotion(r: &ChessRules, pos: &Position, mv: Move) -> Option<PieceKind> {
+    with_pos!(pos, p => promotion_in(r, p, mv)).map(PieceKind)
 }
 
 /// [`promotion`] in the position's own width.

@@ -410,7 +410,7 @@ impl<B: Width> Pos<B> {
         }
     }
 
-    pub(crate) fn from_setup(r: &ChessRules, placed: &[(u8, u8, Square)]) -> Pos<B> {
+    pub(crate) fn from_placed(r: &ChessRules, placed: &[(u8, u8, Square)]) -> Pos<B> {
         let mut p = Pos::empty();
         for &(seat, t, sq) in placed {
             p.put(seat, t, sq);
@@ -575,6 +575,23 @@ impl<B: Width> Pos<B> {
         occ: Bitboard<B>,
         seats: u8,
     ) -> Bitboard<B> {
+        if r.test_each_move {
+            self.attackers_with::<true>(r, sq, occ, seats)
+        } else {
+            self.attackers_with::<false>(r, sq, occ, seats)
+        }
+    }
+
+    /// [`Pos::attackers_to`] with the walked moves looked at only when `WALKED` (rulesets
+    /// without them never pay for the test).
+    #[inline]
+    fn attackers_with<const WALKED: bool>(
+        &self,
+        r: &ChessRules,
+        sq: Square,
+        occ: Bitboard<B>,
+        seats: u8,
+    ) -> Bitboard<B> {
         let mut acc = Bitboard::EMPTY;
         let mut m = seats;
         while m != 0 {
@@ -603,7 +620,7 @@ impl<B: Width> Pos<B> {
             if partial != 0 {
                 sacc |= self.partial_rider_attackers(r, a, partial, sq, occ);
             }
-            let walked = r.path_types[a as usize];
+            let walked = if WALKED { r.path_types[a as usize] } else { 0 };
             if walked != 0 {
                 sacc |= self.path_attackers(r, a, walked, sq, occ);
             }
@@ -678,6 +695,16 @@ impl<B: Width> Pos<B> {
         }
     }
 
+    /// [`Pos::in_check`] for a ruleset with walked moves (no Ludii stacking).
+    fn in_check_walked(&self, r: &ChessRules, s: u8) -> bool {
+        match self.king_square(r, s) {
+            Some(k) => self
+                .attackers_with::<true>(r, k, self.occ, self.attacker_seats(r, s))
+                .any(),
+            None => false,
+        }
+    }
+
     /// The pieces pinned to seat `us`'s king on `ksq` by riders of `attackers`.
     fn pinned(&self, r: &ChessRules, ksq: Square, own: Bitboard<B>, attackers: u8) -> Bitboard<B> {
         let mut riders = 0u8;
@@ -738,9 +765,10 @@ impl<B: Width> Pos<B> {
         })
     }
 
-    /// All targets of one piece, before legality filtering.
+    /// All targets of one piece, before legality filtering; its walked moves only when
+    /// `WALKED` (the ruleset has such moves).
     #[inline(always)]
-    fn piece_targets(
+    fn piece_targets<const WALKED: bool>(
         &self,
         r: &ChessRules,
         us: u8,
@@ -802,7 +830,7 @@ impl<B: Width> Pos<B> {
                 }
             }
         }
-        if r.path_types[us as usize] >> t & 1 != 0 {
+        if WALKED && r.path_types[us as usize] >> t & 1 != 0 {
             targets |= tb.path_targets(sq, self.occ, empty, capt);
         }
         targets
@@ -849,11 +877,11 @@ impl<B: Width> Pos<B> {
             let capt = self.capturable_by(r, t, capturable);
             for sq in bb {
                 let mut legal = Bitboard::<B>::EMPTY;
-                for to in self.piece_targets(r, us, t, sq, empty, capt) {
+                for to in self.piece_targets::<true>(r, us, t, sq, empty, capt) {
                     let mut child = *self;
                     let mut fx = Effects::default();
                     child.play_piece(r, Move::new(sq, to, t), &mut fx);
-                    if !child.in_check(r, us) {
+                    if !child.in_check_walked(r, us) {
                         legal = legal.with(to);
                     }
                 }
@@ -877,6 +905,8 @@ impl<B: Width> Pos<B> {
             self.generate_tested(r, sink);
             return;
         }
+        // From here the ruleset has no walked moves: the `::<false>` instances leave their
+        // tests out (8x8 perft as fast as before the wide boards and walked moves came).
         let us = self.to_move;
         let own = self.seat_bb[us as usize];
         let occ = self.occ;
@@ -892,7 +922,7 @@ impl<B: Width> Pos<B> {
         if let Some(ksq) = king {
             let k = r.royal.expect("a king square implies a royal type");
             let kcapt = self.capturable_by(r, k, capturable);
-            let candidates = self.piece_targets(r, us, k, ksq, empty, kcapt);
+            let candidates = self.piece_targets::<false>(r, us, k, ksq, empty, kcapt);
             let attacking = self.seats_bb(attackers);
             let checkers = if candidates.any() && attacking.count() <= 3 * (candidates.count() + 1)
             {
@@ -905,7 +935,7 @@ impl<B: Width> Pos<B> {
                 king_safe = Some(candidates & !danger);
                 checkers
             } else {
-                self.attackers_to(r, ksq, occ, attackers)
+                self.attackers_with::<false>(r, ksq, occ, attackers)
             };
             if checkers.any() {
                 if checkers.more_than_one() {
@@ -934,7 +964,7 @@ impl<B: Width> Pos<B> {
             }
             let capt = self.capturable_by(r, t, capturable);
             for sq in bb {
-                let mut targets = self.piece_targets(r, us, t, sq, empty, capt) & evasion;
+                let mut targets = self.piece_targets::<false>(r, us, t, sq, empty, capt) & evasion;
                 if pinned.contains(sq) {
                     if let Some(ksq) = king {
                         targets &= B::line(r, ksq, sq);
@@ -1023,7 +1053,7 @@ impl<B: Width> Pos<B> {
     ) {
         let k = r.royal.expect("a king square implies a royal type");
         let capt = self.capturable_by(r, k, capturable);
-        let targets = self.piece_targets(r, us, k, ksq, empty, capt);
+        let targets = self.piece_targets::<false>(r, us, k, ksq, empty, capt);
         let occ = if self.stacked.contains(ksq) {
             self.occ
         } else {
@@ -1031,7 +1061,10 @@ impl<B: Width> Pos<B> {
         };
         let mut safe = Bitboard::EMPTY;
         for to in targets {
-            if self.attackers_to(r, to, occ, attackers).is_empty() {
+            if self
+                .attackers_with::<false>(r, to, occ, attackers)
+                .is_empty()
+            {
                 safe = safe.with(to);
             }
         }
@@ -1126,7 +1159,10 @@ impl<B: Width> Pos<B> {
             return false;
         };
         let attackers = self.attacker_seats(r, us);
-        if self.attackers_to(r, ksq, self.occ, attackers).any() {
+        if self
+            .attackers_with::<false>(r, ksq, self.occ, attackers)
+            .any()
+        {
             return false;
         }
         let lines = B::rook(r, ksq, Bitboard::EMPTY) | B::bishop(r, ksq, Bitboard::EMPTY);
@@ -1143,7 +1179,7 @@ impl<B: Width> Pos<B> {
             }
             let capt = self.capturable_by(r, t, capturable);
             for sq in bb {
-                if self.piece_targets(r, us, t, sq, empty, capt).any() {
+                if self.piece_targets::<false>(r, us, t, sq, empty, capt).any() {
                     return true;
                 }
             }
@@ -1156,8 +1192,11 @@ impl<B: Width> Pos<B> {
         } else {
             self.occ.without(ksq)
         };
-        for to in self.piece_targets(r, us, k, ksq, empty, capt) {
-            if self.attackers_to(r, to, occ, attackers).is_empty() {
+        for to in self.piece_targets::<false>(r, us, k, ksq, empty, capt) {
+            if self
+                .attackers_with::<false>(r, to, occ, attackers)
+                .is_empty()
+            {
                 return true;
             }
         }
@@ -1301,14 +1340,17 @@ impl<B: Width> Pos<B> {
         }
         let piece = &r.pieces[t];
         if let Some(fixed) = piece.promotes_to {
-            let p = r.promotion_type(mv.piece, to, fixed);
             self.halfmove = 0;
             let tb = r.table::<B>(seat as u8, mv.piece);
-            if tb.promo_zone.contains(to)
-                && (!capture || r.options.promote_on_capture)
-                && (r.options.promotion == Promotion::Always
-                    || (self.type_bb[p as usize] & self.seat_bb[seat]).is_empty())
-            {
+            // What the pawn would become, looked up only on its last line.
+            let promotion = (tb.promo_zone.contains(to)
+                && (!capture || r.options.promote_on_capture))
+                .then(|| r.promotion_type(mv.piece, to, fixed))
+                .filter(|&p| {
+                    r.options.promotion == Promotion::Always
+                        || (self.type_bb[p as usize] & self.seat_bb[seat]).is_empty()
+                });
+            if let Some(p) = promotion {
                 self.type_bb[t] ^= tbit;
                 self.type_bb[p as usize] ^= tbit;
                 self.hash ^=
@@ -1646,7 +1688,8 @@ black = "Ke8"
 "#;
         let r = ChessRules::from_toml(text, "test", &[]).unwrap();
         let fen = "QQQQQwwk/Q3Qwww/Q3QQwQ/Q3Q1QQ/Q6Q/Q6Q/QQQQQQ1Q/K1Q4Q w - - 0 1";
-        let (pos, _) = crate::notation::parse_position_in::<u64>(&r, fen).unwrap();
+        let setup = crate::notation::parse_setup(&r, fen).unwrap();
+        let pos = Pos::<u64>::from_checked_setup(&r, &setup).unwrap();
         let mut moves = MoveList::new();
         pos.legal_moves(&r, &mut moves);
         assert!(moves.len() > 256, "{} moves", moves.len());

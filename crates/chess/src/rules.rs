@@ -7,7 +7,7 @@ use crate::geometry::{
     W256,
 };
 use crate::options::{
-    self, BareKing, DoubleStep, FersLeap, ForcedCapture, OptionInfo, Options, Stalemate,
+    self, BareKing, DoubleStep, FersLeap, ForcedCapture, OptionInfo, Options, Stacking, Stalemate,
 };
 use crate::position::{Pos, Position, Repr};
 use serde::de::{MapAccess, Visitor};
@@ -28,15 +28,46 @@ pub struct RulesetError {
     pub file: String,
     /// The 1-based line, when the problem is at one place in the file.
     pub line: Option<usize>,
+    /// The field the problem is in, as a TOML path (`pieces.fers.letter`, `setup.white`,
+    /// `rules.fers_leap`; the option's name for an override), when it is one field.
+    pub field: Option<String>,
     pub what: String,
+}
+
+impl RulesetError {
+    /// A bad `--option name=value` override.
+    fn option(name: &str, what: String) -> RulesetError {
+        RulesetError {
+            file: "--option".into(),
+            line: None,
+            field: Some(name.into()),
+            what,
+        }
+    }
 }
 
 impl fmt::Display for RulesetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{}: {}", self.file, line, self.what),
-            None => write!(f, "{}: {}", self.file, self.what),
+        f.write_str(&self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
         }
+        match &self.field {
+            Some(field) if self.line.is_some() => write!(f, ": {field}: {}", self.what),
+            _ => write!(f, ": {}", self.what),
+        }
+    }
+}
+
+/// A piece type of a ruleset: an index into its [`ChessRules::pieces`], in file order.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PieceKind(pub u8);
+
+impl PieceKind {
+    /// The index into the ruleset's pieces.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
     }
 }
 
@@ -275,7 +306,7 @@ pub(crate) const MAX_SQUARES: usize = 256;
 pub(crate) struct Zobrist {
     /// Index `(seat * MAX_TYPES + type) * B::SQUARES + square`: the 8x8 keys packed in the
     /// first 16 KB.
-    piece: Box<[u64; MAX_SEATS * MAX_TYPES * MAX_SQUARES]>,
+    piece: [u64; MAX_SEATS * MAX_TYPES * MAX_SQUARES],
     pub unmoved: [u64; MAX_SQUARES],
     pub captured: u64,
     pub to_move: [u64; MAX_SEATS],
@@ -505,10 +536,15 @@ fn rotate(dx: i32, dy: i32, forward: (i32, i32)) -> (i32, i32) {
     }
 }
 
+/// Reads one ruleset file: each step below checks one part of the file and says, in its
+/// errors, the field (`pieces.fers.letter`, `setup.white`) and line the problem is at.
 struct Loader<'a> {
     text: &'a str,
     origin: &'a str,
 }
+
+/// The pieces placed by the setup: seat, type, square (a square named twice holds both).
+type Placed = Vec<(u8, u8, Square)>;
 
 impl Loader<'_> {
     fn line(&self, offset: usize) -> usize {
@@ -517,12 +553,827 @@ impl Loader<'_> {
             .count()
             + 1
     }
-    fn at<T>(&self, span: &Spanned<T>, what: impl Into<String>) -> RulesetError {
+
+    /// An error at `span`'s line, in `field`.
+    fn at<T>(
+        &self,
+        span: &Spanned<T>,
+        field: impl Into<String>,
+        what: impl Into<String>,
+    ) -> RulesetError {
         RulesetError {
             file: self.origin.to_string(),
             line: Some(self.line(span.span().start)),
+            field: Some(field.into()),
             what: what.into(),
         }
+    }
+
+    /// An error in rule `key`, at its line when the file sets it (an override may have).
+    fn rule_error(&self, def: &FileDef, key: &str, what: impl Into<String>) -> RulesetError {
+        RulesetError {
+            file: self.origin.to_string(),
+            line: def
+                .rules
+                .0
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| self.line(v.span().start)),
+            field: Some(format!("rules.{key}")),
+            what: what.into(),
+        }
+    }
+
+    /// The file as TOML in the format's shape (unknown keys and wrong types refused here).
+    fn parse(&self) -> Result<FileDef, RulesetError> {
+        toml::from_str(self.text).map_err(|e| RulesetError {
+            file: self.origin.to_string(),
+            line: e.span().map(|s| self.line(s.start)),
+            field: None,
+            what: e.message().trim().to_string(),
+        })
+    }
+
+    /// `family`, `name`, `title` and `source`.
+    fn header(&self, def: &FileDef) -> Result<(), RulesetError> {
+        if def.family.get_ref() != "chess" {
+            return Err(self.at(
+                &def.family,
+                "family",
+                format!("family `{}` is not `chess`", def.family.get_ref()),
+            ));
+        }
+        let name = def.name.get_ref();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        {
+            return Err(self.at(
+                &def.name,
+                "name",
+                "the name must be lower-case letters, digits and hyphens",
+            ));
+        }
+        if def.title.get_ref().trim().is_empty() {
+            return Err(self.at(&def.title, "title", "the title is empty"));
+        }
+        if def.source.get_ref().trim().is_empty() || def.source.get_ref().contains('\n') {
+            return Err(self.at(
+                &def.source,
+                "source",
+                "the source must be one non-empty line",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `[board]`: 1 to 16 files and ranks.
+    fn board(&self, def: &FileDef) -> Result<Board, RulesetError> {
+        let board = Board {
+            files: def.board.get_ref().files,
+            ranks: def.board.get_ref().ranks,
+        };
+        if !board.is_supported() {
+            return Err(self.at(
+                &def.board,
+                "board",
+                format!(
+                    "a {}x{} board: files and ranks must each be 1 to {}",
+                    board.files,
+                    board.ranks,
+                    Board::MAX_SIDE
+                ),
+            ));
+        }
+        Ok(board)
+    }
+
+    /// `[[seats]]`: 2 to `MAX_SEATS` of them, each with its own name and letter.
+    fn seats(&self, def: &FileDef) -> Result<Vec<SeatInfo>, RulesetError> {
+        let seat_defs = def.seats.get_ref();
+        if !(2..=MAX_SEATS).contains(&seat_defs.len()) {
+            return Err(self.at(
+                &def.seats,
+                "seats",
+                format!("{} seats: a game needs 2 to {MAX_SEATS}", seat_defs.len()),
+            ));
+        }
+        let mut seats: Vec<SeatInfo> = Vec::new();
+        for (i, sd) in seat_defs.iter().enumerate() {
+            let s = sd.get_ref();
+            let field = |key: &str| format!("seats[{i}].{key}");
+            if s.name.is_empty() || seats.iter().any(|o| o.name == s.name) {
+                return Err(self.at(
+                    sd,
+                    field("name"),
+                    format!("seat name `{}` is empty or used twice", s.name),
+                ));
+            }
+            let letter = match &s.letter {
+                Some(l) => one_char(l)
+                    .filter(char::is_ascii_lowercase)
+                    .ok_or_else(|| {
+                        self.at(
+                            sd,
+                            field("letter"),
+                            format!("seat letter `{l}` must be one lower-case letter"),
+                        )
+                    })?,
+                None => s.name.chars().next().unwrap_or('?').to_ascii_lowercase(),
+            };
+            if !letter.is_ascii_lowercase() || seats.iter().any(|o| o.letter == letter) {
+                return Err(self.at(sd, field("letter"), format!("seat letter `{letter}` is not a lower-case letter or is used twice; give the seat a `letter`")));
+            }
+            let forward = direction_word(&s.forward).ok_or_else(|| {
+                self.at(
+                    sd,
+                    field("forward"),
+                    format!("forward `{}` is not north, south, east or west", s.forward),
+                )
+            })?;
+            let across = match &s.across {
+                Some(a) => Some(direction_word(a).ok_or_else(|| {
+                    self.at(
+                        sd,
+                        field("across"),
+                        format!("across `{a}` is not north, south, east or west"),
+                    )
+                })?),
+                None => None,
+            };
+            if across.is_some_and(|a| a.0 * forward.0 + a.1 * forward.1 != 0) {
+                return Err(self.at(
+                    sd,
+                    field("across"),
+                    "across must be at right angles to forward",
+                ));
+            }
+            seats.push(SeatInfo {
+                name: s.name.clone(),
+                letter,
+                forward,
+                across,
+            });
+        }
+        Ok(seats)
+    }
+
+    /// `[rules]`: each a known option with a value it allows and where it comes from.
+    fn rules(
+        &self,
+        def: &FileDef,
+        nseats: usize,
+    ) -> Result<(Options, BTreeMap<&'static str, String>), RulesetError> {
+        let mut opts = Options::default();
+        let mut sources: BTreeMap<&'static str, String> = BTreeMap::new();
+        for (key, rd) in &def.rules.0 {
+            let field = format!("rules.{key}");
+            let spec = options::spec(key).ok_or_else(|| {
+                let names: Vec<&str> = options::SPECS.iter().map(|s| s.name).collect();
+                self.at(
+                    rd,
+                    &field,
+                    format!("unknown rule `{key}` (rules: {})", names.join(", ")),
+                )
+            })?;
+            let r = RuleDef::deserialize(rd.get_ref().clone()).map_err(|e| {
+                self.at(
+                    rd,
+                    &field,
+                    format!(
+                        "rule `{key}`: {} (expected `{key} = {{ value = ..., from = \"...\" }}`)",
+                        e.message()
+                    ),
+                )
+            })?;
+            let value = match &r.value {
+                toml::Value::String(s) => s.clone(),
+                toml::Value::Integer(i) => i.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                other => {
+                    return Err(self.at(
+                        rd,
+                        format!("{field}.value"),
+                        format!("rule `{key}`: value {other} is not a word, number or true/false"),
+                    ))
+                }
+            };
+            opts.set(key, &value)
+                .map_err(|e| self.at(rd, format!("{field}.value"), e))?;
+            if spec.multi_seat && nseats <= 2 {
+                return Err(self.at(
+                    rd,
+                    &field,
+                    format!("rule `{key}` applies only to games with more than two seats"),
+                ));
+            }
+            if r.from.trim().is_empty() {
+                return Err(self.at(
+                    rd,
+                    format!("{field}.from"),
+                    format!("rule `{key}` must say where it comes from (`from`)"),
+                ));
+            }
+            sources.insert(spec.name, r.from.clone());
+        }
+        Ok((opts, sources))
+    }
+
+    /// `[pieces]`: 1 to `MAX_TYPES` of them, each with its own letters and valid Betza, then
+    /// what they promote to and may not capture (names of other pieces).
+    fn pieces(&self, def: &FileDef, seats: &[SeatInfo]) -> Result<Vec<PieceInfo>, RulesetError> {
+        let piece_defs = &def.pieces.get_ref().0;
+        if piece_defs.is_empty() || piece_defs.len() > MAX_TYPES {
+            return Err(self.at(
+                &def.pieces,
+                "pieces",
+                format!(
+                    "{} piece types: a ruleset has 1 to {MAX_TYPES}",
+                    piece_defs.len()
+                ),
+            ));
+        }
+        let mut pieces: Vec<PieceInfo> = Vec::new();
+        for (pname, pd) in piece_defs {
+            let p = pd.get_ref();
+            let field = |key: &str| format!("pieces.{pname}.{key}");
+            let letter = one_char(&p.letter)
+                .filter(char::is_ascii_uppercase)
+                .ok_or_else(|| {
+                    self.at(
+                        pd,
+                        field("letter"),
+                        format!(
+                            "piece `{pname}`: letter `{}` must be one upper-case letter",
+                            p.letter
+                        ),
+                    )
+                })?;
+            if pieces.iter().any(|o| o.letter == letter) {
+                return Err(self.at(
+                    pd,
+                    field("letter"),
+                    format!("piece `{pname}`: letter `{letter}` is used twice"),
+                ));
+            }
+            let uci_letter =
+                match p.uci_letter.as_deref() {
+                    None => letter,
+                    Some(l) => one_char(l)
+                        .filter(char::is_ascii_uppercase)
+                        .ok_or_else(|| {
+                            self.at(
+                        pd,
+                        field("uci_letter"),
+                        format!("piece `{pname}`: uci_letter `{l}` must be one upper-case letter"),
+                    )
+                        })?,
+                };
+            if pieces.iter().any(|o| o.uci_letter == uci_letter) {
+                return Err(self.at(
+                    pd,
+                    field("uci_letter"),
+                    format!("piece `{pname}`: UCI letter `{uci_letter}` is used twice (give each piece its own `uci_letter`)"),
+                ));
+            }
+            let across = match p.advance.as_deref() {
+                None | Some("forward") => false,
+                Some("across") => {
+                    if seats.iter().any(|s| s.across.is_none()) {
+                        return Err(self.at(pd, field("advance"), format!("piece `{pname}` advances across, but not every seat says which way `across` is")));
+                    }
+                    true
+                }
+                Some(other) => {
+                    return Err(self.at(
+                        pd,
+                        field("advance"),
+                        format!("piece `{pname}`: advance `{other}` is not `forward` or `across`"),
+                    ))
+                }
+            };
+            betza::parse(&p.betza)
+                .map_err(|e| self.at(pd, field("betza"), format!("piece `{pname}`: {e}")))?;
+            pieces.push(PieceInfo {
+                name: pname.clone(),
+                letter,
+                uci_letter,
+                uci_marks_first_move: p.uci_marks_first_move,
+                betza: p.betza.clone(),
+                royal: p.royal,
+                promotes_to: None,
+                across,
+                cannot_capture: 0,
+            });
+        }
+        for (i, (pname, pd)) in piece_defs.iter().enumerate() {
+            let p = pd.get_ref();
+            if let Some(target) = &p.promotes_to {
+                let field = format!("pieces.{pname}.promotes_to");
+                let t = type_named(&pieces, target).ok_or_else(|| self.at(pd, &field, format!("piece `{pname}` promotes to `{target}`, which is not a piece of this ruleset")))?;
+                if t as usize == i || pieces[t as usize].royal {
+                    return Err(self.at(
+                        pd,
+                        &field,
+                        format!("piece `{pname}` cannot promote to `{target}`"),
+                    ));
+                }
+                pieces[i].promotes_to = Some(t);
+            }
+            for victim in &p.cannot_capture {
+                let field = format!("pieces.{pname}.cannot_capture");
+                let t = type_named(&pieces, victim).ok_or_else(|| self.at(pd, &field, format!("piece `{pname}`: cannot_capture names `{victim}`, which is not a piece")))?;
+                if pieces[t as usize].royal {
+                    return Err(self.at(
+                        pd,
+                        &field,
+                        format!("piece `{pname}`: every piece may capture the king"),
+                    ));
+                }
+                pieces[i].cannot_capture |= 1 << t;
+            }
+        }
+        Ok(pieces)
+    }
+
+    /// `[readings]`: each choice's pieces exist and their Betza is valid; the chosen value
+    /// (the file's, or an override's) sets those pieces' moves.
+    fn readings(
+        &self,
+        def: &FileDef,
+        pieces: &mut [PieceInfo],
+        mut overrides: BTreeMap<&str, &str>,
+    ) -> Result<Vec<Reading>, RulesetError> {
+        let mut readings = Vec::new();
+        for (rname, rd) in &def.readings.0 {
+            let r = rd.get_ref();
+            let field = |key: &str| format!("readings.{rname}{key}");
+            if options::spec(rname).is_some() {
+                return Err(self.at(
+                    rd,
+                    field(""),
+                    format!("reading `{rname}` has the name of a rule"),
+                ));
+            }
+            if r.from.trim().is_empty() {
+                return Err(self.at(
+                    rd,
+                    field(".from"),
+                    format!("reading `{rname}` must say where it comes from (`from`)"),
+                ));
+            }
+            let allowed: Vec<String> = r.choices.0.iter().map(|(v, _)| v.clone()).collect();
+            for (choice, moves) in &r.choices.0 {
+                for (pname, betza_text) in &moves.0 {
+                    let field = field(&format!(".choices.{choice}.{pname}"));
+                    if !pieces.iter().any(|p| &p.name == pname) {
+                        return Err(self.at(rd, field, format!("reading `{rname}` = `{choice}` names `{pname}`, which is not a piece")));
+                    }
+                    betza::parse(betza_text).map_err(|e| {
+                        self.at(
+                            rd,
+                            field,
+                            format!("reading `{rname}` = `{choice}`, piece `{pname}`: {e}"),
+                        )
+                    })?;
+                }
+            }
+            let (value, source) = match overrides.remove(rname.as_str()) {
+                Some(v) => (v.to_string(), "--option".to_string()),
+                None => (r.value.clone(), r.from.clone()),
+            };
+            let Some((_, moves)) = r.choices.0.iter().find(|(v, _)| *v == value) else {
+                let what = format!(
+                    "reading `{rname}`: `{value}` is not one of {}",
+                    allowed.join(", ")
+                );
+                return Err(match source.as_str() {
+                    "--option" => RulesetError::option(rname, what),
+                    _ => self.at(rd, field(".value"), what),
+                });
+            };
+            for (pname, betza_text) in &moves.0 {
+                if let Some(p) = pieces.iter_mut().find(|p| &p.name == pname) {
+                    p.betza = betza_text.clone();
+                }
+            }
+            readings.push(Reading {
+                name: rname.clone(),
+                explanation: r.explanation.clone(),
+                value,
+                allowed,
+                source,
+            });
+        }
+        Ok(readings)
+    }
+
+    /// The pawns that promote as the start piece of the square they reach (bit set); only
+    /// a piece with `promotes_to` may say so.
+    fn promote_as_start(&self, def: &FileDef, pieces: &[PieceInfo]) -> Result<u8, RulesetError> {
+        let mut types = 0u8;
+        for (i, (pname, pd)) in def.pieces.get_ref().0.iter().enumerate() {
+            if !pd.get_ref().promotes_as_start {
+                continue;
+            }
+            if !pieces[i].is_pawn() {
+                return Err(self.at(pd, format!("pieces.{pname}.promotes_as_start"), format!("piece `{pname}`: promotes_as_start needs promotes_to (the piece it becomes on a king's or an empty square)")));
+            }
+            types |= 1 << i;
+        }
+        Ok(types)
+    }
+
+    /// The royal type, if any: at most one, and no piece promotes twice.
+    fn royal(&self, def: &FileDef, pieces: &[PieceInfo]) -> Result<Option<u8>, RulesetError> {
+        let royals: Vec<u8> = (0..pieces.len() as u8)
+            .filter(|&t| pieces[t as usize].royal)
+            .collect();
+        if royals.len() > 1 {
+            return Err(self.at(&def.pieces, "pieces", "more than one royal piece type"));
+        }
+        if let Some(p) = pieces.iter().find(|p| {
+            p.promotes_to
+                .is_some_and(|t| pieces[t as usize].promotes_to.is_some())
+        }) {
+            return Err(self.at(
+                &def.pieces,
+                format!("pieces.{}.promotes_to", p.name),
+                "a piece promotes to a piece that promotes again",
+            ));
+        }
+        Ok(royals.first().copied())
+    }
+
+    /// The options against the rest of the file: what each needs of the pieces, the seats
+    /// and the board.
+    fn check_options(
+        &self,
+        def: &FileDef,
+        opts: &Options,
+        pieces: &[PieceInfo],
+        royal: Option<u8>,
+        board: Board,
+        nseats: usize,
+    ) -> Result<(), RulesetError> {
+        if opts.fers_leap != FersLeap::None && type_named(pieces, "fers").is_none() {
+            return Err(self.rule_error(
+                def,
+                "fers_leap",
+                "rule `fers_leap` needs a piece named `fers`",
+            ));
+        }
+        if opts.bare_king != BareKing::None && (royal.is_none() || nseats != 2) {
+            return Err(self.rule_error(
+                def,
+                "bare_king",
+                "rule `bare_king` needs two seats and a royal king",
+            ));
+        }
+        if nseats > 2 && opts.stalemate != Stalemate::Pass {
+            return Err(self.rule_error(def, "stalemate", "with more than two seats a seat without a legal move passes: `stalemate` must be `pass`"));
+        }
+        if board != Board::STANDARD && opts.stacking == Stacking::Ludii {
+            return Err(self.rule_error(
+                def,
+                "stacking",
+                "Ludii's stacking is reproduced on the 8x8 board only",
+            ));
+        }
+        if nseats > 2 && opts.stacking == Stacking::Ludii {
+            return Err(self.rule_error(
+                def,
+                "stacking",
+                "Ludii's stacking is reproduced for two seats only",
+            ));
+        }
+        if nseats > 2 && opts.forced_capture != ForcedCapture::None {
+            return Err(self.rule_error(
+                def,
+                "forced_capture",
+                "forced capture is supported for two seats only",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `[power]` (Forçado's order): each type's rank as victim and as capturer, every piece
+    /// ranked (victims: all but the king).
+    #[allow(clippy::type_complexity)]
+    fn power(
+        &self,
+        def: &FileDef,
+        opts: &Options,
+        pieces: &[PieceInfo],
+    ) -> Result<([u8; MAX_TYPES], [u8; MAX_TYPES]), RulesetError> {
+        let mut victim_rank = [u8::MAX; MAX_TYPES];
+        let mut capturer_rank = [u8::MAX; MAX_TYPES];
+        let Some(pw) = &def.power else {
+            if opts.forced_capture == ForcedCapture::Priority {
+                return Err(self.rule_error(
+                    def,
+                    "forced_capture",
+                    "forced_capture = priority needs a [power] table with victims and capturers",
+                ));
+            }
+            return Ok((victim_rank, capturer_rank));
+        };
+        let p = pw.get_ref();
+        for (rank, v) in p.victims.iter().enumerate() {
+            let t = type_named(pieces, v).ok_or_else(|| {
+                self.at(
+                    pw,
+                    "power.victims",
+                    format!("power: victim `{v}` is not a piece"),
+                )
+            })?;
+            victim_rank[t as usize] = rank as u8;
+        }
+        for (rank, c) in p.capturers.iter().enumerate() {
+            let t = type_named(pieces, c).ok_or_else(|| {
+                self.at(
+                    pw,
+                    "power.capturers",
+                    format!("power: capturer `{c}` is not a piece"),
+                )
+            })?;
+            capturer_rank[t as usize] = rank as u8;
+        }
+        for (t, piece) in pieces.iter().enumerate() {
+            if capturer_rank[t] == u8::MAX {
+                return Err(self.at(
+                    pw,
+                    "power.capturers",
+                    format!("power: `{}` is missing from the capturers", piece.name),
+                ));
+            }
+            if !piece.royal && victim_rank[t] == u8::MAX {
+                return Err(self.at(
+                    pw,
+                    "power.victims",
+                    format!("power: `{}` is missing from the victims", piece.name),
+                ));
+            }
+        }
+        Ok((victim_rank, capturer_rank))
+    }
+
+    /// Each piece's moves: its Betza with what the options add (the fers' first leap, the
+    /// pawns' double step).
+    fn moves(
+        &self,
+        def: &FileDef,
+        pieces: &[PieceInfo],
+        opts: &Options,
+    ) -> Result<Vec<Vec<BetzaMove>>, RulesetError> {
+        let fers = type_named(pieces, "fers");
+        let mut moves = Vec::new();
+        for (t, p) in pieces.iter().enumerate() {
+            let mut text = p.betza.clone();
+            if Some(t as u8) == fers {
+                match opts.fers_leap {
+                    FersLeap::StraightOrDiagonal => text.push_str(" imD imA"),
+                    FersLeap::Diagonal => text.push_str(" imA"),
+                    FersLeap::None => {}
+                }
+            }
+            if p.is_pawn() && opts.pawn_double_step != DoubleStep::None {
+                text.push_str(" ifmnD");
+            }
+            moves.push(betza::parse(&text).map_err(|e| {
+                self.at(
+                    &def.pieces,
+                    format!("pieces.{}.betza", p.name),
+                    format!("piece `{}`: {e}", p.name),
+                )
+            })?);
+        }
+        Ok(moves)
+    }
+
+    /// `[setup]`: each seat's pieces on squares of the board; every seat has pieces, a
+    /// shared square holds two different pieces of one seat, and each seat one king.
+    fn setup(
+        &self,
+        def: &FileDef,
+        board: Board,
+        seats: &[SeatInfo],
+        pieces: &[PieceInfo],
+        royal: Option<u8>,
+    ) -> Result<Placed, RulesetError> {
+        let mut placed: Placed = Vec::new();
+        for (seat_name, sd) in &def.setup.get_ref().0 {
+            let field = format!("setup.{seat_name}");
+            let seat = seats
+                .iter()
+                .position(|s| &s.name == seat_name)
+                .ok_or_else(|| {
+                    self.at(
+                        sd,
+                        &field,
+                        format!("setup for `{seat_name}`, which is not a seat"),
+                    )
+                })? as u8;
+            for token in sd.get_ref().split_whitespace() {
+                let mut cs = token.chars();
+                let letter = cs.next().unwrap_or(' ');
+                let t = pieces
+                    .iter()
+                    .position(|p| p.letter == letter)
+                    .ok_or_else(|| {
+                        self.at(
+                            sd,
+                            &field,
+                            format!("setup `{token}`: no piece has the letter `{letter}`"),
+                        )
+                    })? as u8;
+                let sq = board.parse_square(cs.as_str()).ok_or_else(|| {
+                    self.at(
+                        sd,
+                        &field,
+                        format!(
+                            "setup `{token}`: `{}` is not a square of the board",
+                            cs.as_str()
+                        ),
+                    )
+                })?;
+                placed.push((seat, t, sq));
+            }
+        }
+        for (i, s) in seats.iter().enumerate() {
+            if !placed.iter().any(|p| p.0 as usize == i) {
+                return Err(self.at(
+                    &def.setup,
+                    format!("setup.{}", s.name),
+                    format!("impossible setup: seat `{}` has no pieces", s.name),
+                ));
+            }
+        }
+        for (i, &(seat, t, sq)) in placed.iter().enumerate() {
+            let here: Vec<&(u8, u8, Square)> = placed[..i].iter().filter(|p| p.2 == sq).collect();
+            let what = match here.as_slice() {
+                [] => continue,
+                [other] if other.0 != seat => {
+                    format!("impossible setup: {} holds pieces of two seats", board.name(sq))
+                }
+                [other] if other.1 == t => format!("impossible setup: {} holds two {}s (a shared square holds two different pieces)", board.name(sq), pieces[t as usize].name),
+                [_] => continue,
+                _ => format!(
+                    "impossible setup: {} holds more than two pieces",
+                    board.name(sq)
+                ),
+            };
+            return Err(self.seat_setup_error(def, &seats[seat as usize].name, what));
+        }
+        if let Some(k) = royal {
+            for (i, s) in seats.iter().enumerate() {
+                let n = placed
+                    .iter()
+                    .filter(|p| p.0 as usize == i && p.1 == k)
+                    .count();
+                if n != 1 {
+                    let what = format!(
+                        "impossible setup: seat `{}` has {n} {}s (it needs exactly one)",
+                        s.name, pieces[k as usize].name
+                    );
+                    return Err(self.seat_setup_error(def, &s.name, what));
+                }
+            }
+        }
+        Ok(placed)
+    }
+
+    /// An error in seat `seat`'s setup line (the whole `[setup]` when it has none).
+    fn seat_setup_error(&self, def: &FileDef, seat: &str, what: String) -> RulesetError {
+        let field = format!("setup.{seat}");
+        match def.setup.get_ref().0.iter().find(|(n, _)| n == seat) {
+            Some((_, sd)) => self.at(sd, field, what),
+            None => self.at(&def.setup, field, what),
+        }
+    }
+}
+
+/// The only character of `text`, if it has exactly one.
+fn one_char(text: &str) -> Option<char> {
+    let mut cs = text.chars();
+    match (cs.next(), cs.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
+}
+
+/// The type index of the piece named `name`.
+fn type_named(pieces: &[PieceInfo], name: &str) -> Option<u8> {
+    pieces.iter().position(|p| p.name == name).map(|i| i as u8)
+}
+
+/// Applies the `--option` overrides of family options; returns those naming the file's
+/// readings, for [`Loader::readings`].
+fn apply_overrides<'o>(
+    def: &FileDef,
+    overrides: &'o [(String, String)],
+    nseats: usize,
+    opts: &mut Options,
+    sources: &mut BTreeMap<&'static str, String>,
+) -> Result<BTreeMap<&'o str, &'o str>, RulesetError> {
+    let mut readings = BTreeMap::new();
+    for (key, value) in overrides {
+        let err = |what: String| RulesetError::option(key, format!("{key}={value}: {what}"));
+        if options::spec(key).is_none() && def.readings.0.iter().any(|(n, _)| n == key) {
+            readings.insert(key.as_str(), value.as_str());
+            continue;
+        }
+        let spec = options::spec(key).ok_or_else(|| err(format!("unknown option `{key}`")))?;
+        if spec.multi_seat && nseats <= 2 {
+            return Err(err(format!(
+                "option `{key}` applies only to games with more than two seats"
+            )));
+        }
+        opts.set(key, value).map_err(err)?;
+        sources.insert(spec.name, "--option".into());
+    }
+    Ok(readings)
+}
+
+/// The tables of one width, and what the loader reads of them.
+enum Tables {
+    Narrow(Vec<PieceTables<u64>>),
+    Wide(Vec<PieceTables<W256>>),
+}
+
+impl Tables {
+    fn build(
+        width: WidthChoice,
+        board: Board,
+        seats: &[SeatInfo],
+        pieces: &[PieceInfo],
+        moves: &[Vec<BetzaMove>],
+        placed: &[(u8, u8, Square)],
+    ) -> Tables {
+        if board != Board::STANDARD || width == WidthChoice::Wide {
+            Tables::Wide(all_tables(board, seats, pieces, moves, placed))
+        } else {
+            Tables::Narrow(all_tables(board, seats, pieces, moves, placed))
+        }
+    }
+
+    fn facts(&self, seat: usize, t: usize) -> TableFacts {
+        match self {
+            Tables::Narrow(v) => table_facts(&v[seat * MAX_TYPES + t]),
+            Tables::Wide(v) => table_facts(&v[seat * MAX_TYPES + t]),
+        }
+    }
+
+    /// Whether `sq` is on the last line of `seat`'s pieces of type `t`.
+    fn in_promotion_zone(&self, seat: u8, t: u8, sq: Square) -> bool {
+        let i = seat as usize * MAX_TYPES + t as usize;
+        match self {
+            Tables::Narrow(v) => v[i].promo_zone.contains(sq),
+            Tables::Wide(v) => v[i].promo_zone.contains(sq),
+        }
+    }
+}
+
+/// The type classes attack detection uses, per seat (bit sets of types).
+#[derive(Default)]
+struct Classes {
+    leaper_types: [u8; MAX_SEATS],
+    orth_riders: [u8; MAX_SEATS],
+    diag_riders: [u8; MAX_SEATS],
+    partial_riders: [u8; MAX_SEATS],
+    extra_types: u8,
+    path_types: [u8; MAX_SEATS],
+}
+
+impl Classes {
+    fn of(tables: &Tables, nseats: usize, ntypes: usize) -> Classes {
+        let mut c = Classes::default();
+        for s in 0..nseats {
+            for t in 0..ntypes {
+                let f = tables.facts(s, t);
+                if f.capture_leaps {
+                    c.leaper_types[s] |= 1 << t;
+                }
+                let (orth, diag) = (f.capture_dirs & 0x55, f.capture_dirs & 0xAA);
+                if orth == 0x55 {
+                    c.orth_riders[s] |= 1 << t;
+                }
+                if diag == 0xAA {
+                    c.diag_riders[s] |= 1 << t;
+                }
+                if (orth != 0 && orth != 0x55) || (diag != 0 && diag != 0xAA) {
+                    c.partial_riders[s] |= 1 << t;
+                }
+                if f.extras {
+                    c.extra_types |= 1 << t;
+                }
+                if f.paths {
+                    c.path_types[s] |= 1 << t;
+                }
+            }
+        }
+        c
     }
 }
 
@@ -548,6 +1399,8 @@ impl ChessRules {
         Self::load(text, origin, overrides, WidthChoice::Wide)
     }
 
+    /// The file read step by step (each step's checks in [`Loader`]), then the tables and
+    /// the start built and checked.
     fn load(
         text: &str,
         origin: &str,
@@ -555,645 +1408,38 @@ impl ChessRules {
         width: WidthChoice,
     ) -> Result<ChessRules, RulesetError> {
         let ld = Loader { text, origin };
-        let def: FileDef = toml::from_str(text).map_err(|e| RulesetError {
-            file: origin.to_string(),
-            line: e.span().map(|s| ld.line(s.start)),
-            what: e.message().trim().to_string(),
-        })?;
-        if def.family.get_ref() != "chess" {
-            return Err(ld.at(
-                &def.family,
-                format!("family `{}` is not `chess`", def.family.get_ref()),
-            ));
-        }
-        let name = def.name.get_ref().clone();
-        if name.is_empty()
-            || !name
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        {
-            return Err(ld.at(
-                &def.name,
-                "the name must be lower-case letters, digits and hyphens",
-            ));
-        }
-        if def.title.get_ref().trim().is_empty() {
-            return Err(ld.at(&def.title, "the title is empty"));
-        }
-        if def.source.get_ref().trim().is_empty() || def.source.get_ref().contains('\n') {
-            return Err(ld.at(&def.source, "the source must be one non-empty line"));
-        }
-        let board = Board {
-            files: def.board.get_ref().files,
-            ranks: def.board.get_ref().ranks,
-        };
-        if !board.is_supported() {
-            return Err(ld.at(
-                &def.board,
-                format!(
-                    "a {}x{} board: files and ranks must each be 1 to {}",
-                    board.files,
-                    board.ranks,
-                    Board::MAX_SIDE
-                ),
-            ));
-        }
-
-        // Seats.
-        let seat_defs = def.seats.get_ref();
-        if !(2..=MAX_SEATS).contains(&seat_defs.len()) {
-            return Err(ld.at(
-                &def.seats,
-                format!("{} seats: a game needs 2 to {MAX_SEATS}", seat_defs.len()),
-            ));
-        }
-        let mut seats: Vec<SeatInfo> = Vec::new();
-        for sd in seat_defs {
-            let s = sd.get_ref();
-            if s.name.is_empty() || seats.iter().any(|o| o.name == s.name) {
-                return Err(ld.at(sd, format!("seat name `{}` is empty or used twice", s.name)));
-            }
-            let letter = match &s.letter {
-                Some(l) => {
-                    let mut cs = l.chars();
-                    match (cs.next(), cs.next()) {
-                        (Some(c), None) if c.is_ascii_lowercase() => c,
-                        _ => {
-                            return Err(ld.at(
-                                sd,
-                                format!("seat letter `{l}` must be one lower-case letter"),
-                            ))
-                        }
-                    }
-                }
-                None => s.name.chars().next().unwrap_or('?').to_ascii_lowercase(),
-            };
-            if !letter.is_ascii_lowercase() || seats.iter().any(|o| o.letter == letter) {
-                return Err(ld.at(sd, format!("seat letter `{letter}` is not a lower-case letter or is used twice; give the seat a `letter`")));
-            }
-            let forward = direction_word(&s.forward).ok_or_else(|| {
-                ld.at(
-                    sd,
-                    format!("forward `{}` is not north, south, east or west", s.forward),
-                )
-            })?;
-            let across = match &s.across {
-                Some(a) => Some(direction_word(a).ok_or_else(|| {
-                    ld.at(
-                        sd,
-                        format!("across `{a}` is not north, south, east or west"),
-                    )
-                })?),
-                None => None,
-            };
-            if across.is_some_and(|a| a.0 * forward.0 + a.1 * forward.1 != 0) {
-                return Err(ld.at(sd, "across must be at right angles to forward"));
-            }
-            seats.push(SeatInfo {
-                name: s.name.clone(),
-                letter,
-                forward,
-                across,
-            });
-        }
+        let def = ld.parse()?;
+        ld.header(&def)?;
+        let board = ld.board(&def)?;
+        let seats = ld.seats(&def)?;
         let nseats = seats.len();
-
         // Options first: they add moves to pieces.
-        let mut opts = Options::default();
-        let mut option_sources: BTreeMap<&'static str, String> = BTreeMap::new();
-        for (key, rd) in &def.rules.0 {
-            let spec = options::spec(key).ok_or_else(|| {
-                let names: Vec<&str> = options::SPECS.iter().map(|s| s.name).collect();
-                ld.at(
-                    rd,
-                    format!("unknown rule `{key}` (rules: {})", names.join(", ")),
-                )
-            })?;
-            let r = RuleDef::deserialize(rd.get_ref().clone()).map_err(|e| {
-                ld.at(
-                    rd,
-                    format!(
-                        "rule `{key}`: {} (expected `{key} = {{ value = ..., from = \"...\" }}`)",
-                        e.message()
-                    ),
-                )
-            })?;
-            let value = match &r.value {
-                toml::Value::String(s) => s.clone(),
-                toml::Value::Integer(i) => i.to_string(),
-                toml::Value::Boolean(b) => b.to_string(),
-                other => {
-                    return Err(ld.at(
-                        rd,
-                        format!("rule `{key}`: value {other} is not a word, number or true/false"),
-                    ))
-                }
-            };
-            opts.set(key, &value).map_err(|e| ld.at(rd, e))?;
-            if spec.multi_seat && nseats <= 2 {
-                return Err(ld.at(
-                    rd,
-                    format!("rule `{key}` applies only to games with more than two seats"),
-                ));
-            }
-            if r.from.trim().is_empty() {
-                return Err(ld.at(
-                    rd,
-                    format!("rule `{key}` must say where it comes from (`from`)"),
-                ));
-            }
-            option_sources.insert(spec.name, r.from.clone());
-        }
-        let mut reading_overrides: BTreeMap<&str, &str> = BTreeMap::new();
-        for (key, value) in overrides {
-            let err = |what: String| RulesetError {
-                file: "--option".into(),
-                line: None,
-                what: format!("{key}={value}: {what}"),
-            };
-            if options::spec(key).is_none() && def.readings.0.iter().any(|(n, _)| n == key) {
-                reading_overrides.insert(key, value);
-                continue;
-            }
-            let spec = options::spec(key).ok_or_else(|| err(format!("unknown option `{key}`")))?;
-            if spec.multi_seat && nseats <= 2 {
-                return Err(err(format!(
-                    "option `{key}` applies only to games with more than two seats"
-                )));
-            }
-            opts.set(key, value).map_err(err)?;
-            option_sources.insert(spec.name, "--option".into());
-        }
-
-        // Pieces.
-        let piece_defs = &def.pieces.get_ref().0;
-        if piece_defs.is_empty() || piece_defs.len() > MAX_TYPES {
-            return Err(ld.at(
-                &def.pieces,
-                format!(
-                    "{} piece types: a ruleset has 1 to {MAX_TYPES}",
-                    piece_defs.len()
-                ),
-            ));
-        }
-        let mut pieces: Vec<PieceInfo> = Vec::new();
-        for (pname, pd) in piece_defs {
-            let p = pd.get_ref();
-            let mut cs = p.letter.chars();
-            let letter = match (cs.next(), cs.next()) {
-                (Some(c), None) if c.is_ascii_uppercase() => c,
-                _ => {
-                    return Err(ld.at(
-                        pd,
-                        format!(
-                            "piece `{pname}`: letter `{}` must be one upper-case letter",
-                            p.letter
-                        ),
-                    ))
-                }
-            };
-            if pieces.iter().any(|o| o.letter == letter) {
-                return Err(ld.at(
-                    pd,
-                    format!("piece `{pname}`: letter `{letter}` is used twice"),
-                ));
-            }
-            let uci_letter = match p.uci_letter.as_deref().map(|l| {
-                let mut cs = l.chars();
-                (cs.next(), cs.next())
-            }) {
-                None => letter,
-                Some((Some(c), None)) if c.is_ascii_uppercase() => c,
-                Some(_) => {
-                    return Err(ld.at(
-                        pd,
-                        format!(
-                            "piece `{pname}`: uci_letter `{}` must be one upper-case letter",
-                            p.uci_letter.as_deref().unwrap_or_default()
-                        ),
-                    ))
-                }
-            };
-            if pieces.iter().any(|o| o.uci_letter == uci_letter) {
-                return Err(ld.at(
-                    pd,
-                    format!("piece `{pname}`: UCI letter `{uci_letter}` is used twice (give each piece its own `uci_letter`)"),
-                ));
-            }
-            let across = match p.advance.as_deref() {
-                None | Some("forward") => false,
-                Some("across") => {
-                    if seats.iter().any(|s| s.across.is_none()) {
-                        return Err(ld.at(pd, format!("piece `{pname}` advances across, but not every seat says which way `across` is")));
-                    }
-                    true
-                }
-                Some(other) => {
-                    return Err(ld.at(
-                        pd,
-                        format!("piece `{pname}`: advance `{other}` is not `forward` or `across`"),
-                    ))
-                }
-            };
-            betza::parse(&p.betza).map_err(|e| ld.at(pd, format!("piece `{pname}`: {e}")))?;
-            pieces.push(PieceInfo {
-                name: pname.clone(),
-                letter,
-                uci_letter,
-                uci_marks_first_move: p.uci_marks_first_move,
-                betza: p.betza.clone(),
-                royal: p.royal,
-                promotes_to: None,
-                across,
-                cannot_capture: 0,
-            });
-        }
-        let names: Vec<String> = pieces.iter().map(|p| p.name.clone()).collect();
-        let type_of = |n: &str| names.iter().position(|p| p == n).map(|i| i as u8);
-        for (i, (pname, pd)) in piece_defs.iter().enumerate() {
-            let p = pd.get_ref();
-            if let Some(target) = &p.promotes_to {
-                let t = type_of(target).ok_or_else(|| ld.at(pd, format!("piece `{pname}` promotes to `{target}`, which is not a piece of this ruleset")))?;
-                if t as usize == i || pieces[t as usize].royal {
-                    return Err(ld.at(pd, format!("piece `{pname}` cannot promote to `{target}`")));
-                }
-                pieces[i].promotes_to = Some(t);
-            }
-            for victim in &p.cannot_capture {
-                let t = type_of(victim).ok_or_else(|| ld.at(pd, format!("piece `{pname}`: cannot_capture names `{victim}`, which is not a piece")))?;
-                if pieces[t as usize].royal {
-                    return Err(ld.at(
-                        pd,
-                        format!("piece `{pname}`: every piece may capture the king"),
-                    ));
-                }
-                pieces[i].cannot_capture |= 1 << t;
-            }
-        }
-        let mut readings = Vec::new();
-        for (rname, rd) in &def.readings.0 {
-            let r = rd.get_ref();
-            if options::spec(rname).is_some() {
-                return Err(ld.at(rd, format!("reading `{rname}` has the name of a rule")));
-            }
-            if r.from.trim().is_empty() {
-                return Err(ld.at(
-                    rd,
-                    format!("reading `{rname}` must say where it comes from (`from`)"),
-                ));
-            }
-            let allowed: Vec<String> = r.choices.0.iter().map(|(v, _)| v.clone()).collect();
-            for (choice, moves) in &r.choices.0 {
-                for (pname, betza_text) in &moves.0 {
-                    if !pieces.iter().any(|p| &p.name == pname) {
-                        return Err(ld.at(rd, format!("reading `{rname}` = `{choice}` names `{pname}`, which is not a piece")));
-                    }
-                    betza::parse(betza_text).map_err(|e| {
-                        ld.at(
-                            rd,
-                            format!("reading `{rname}` = `{choice}`, piece `{pname}`: {e}"),
-                        )
-                    })?;
-                }
-            }
-            let (value, source) = match reading_overrides.remove(rname.as_str()) {
-                Some(v) => (v.to_string(), "--option".to_string()),
-                None => (r.value.clone(), r.from.clone()),
-            };
-            let Some((_, moves)) = r.choices.0.iter().find(|(v, _)| *v == value) else {
-                let what = format!(
-                    "reading `{rname}`: `{value}` is not one of {}",
-                    allowed.join(", ")
-                );
-                return Err(match source.as_str() {
-                    "--option" => RulesetError {
-                        file: "--option".into(),
-                        line: None,
-                        what,
-                    },
-                    _ => ld.at(rd, what),
-                });
-            };
-            for (pname, betza_text) in &moves.0 {
-                if let Some(p) = pieces.iter_mut().find(|p| &p.name == pname) {
-                    p.betza = betza_text.clone();
-                }
-            }
-            readings.push(Reading {
-                name: rname.clone(),
-                explanation: r.explanation.clone(),
-                value,
-                allowed,
-                source,
-            });
-        }
-        let promote_as_start = piece_defs
-            .iter()
-            .enumerate()
-            .filter(|(i, (_, pd))| pd.get_ref().promotes_as_start && pieces[*i].is_pawn())
-            .fold(0u8, |b, (i, _)| b | 1 << i);
-        if let Some((pname, pd)) = piece_defs
-            .iter()
-            .enumerate()
-            .find(|(i, (_, pd))| pd.get_ref().promotes_as_start && !pieces[*i].is_pawn())
-            .map(|(_, x)| x)
-        {
-            return Err(ld.at(pd, format!("piece `{pname}`: promotes_as_start needs promotes_to (the piece it becomes on a king's or an empty square)")));
-        }
-        let royals: Vec<u8> = (0..pieces.len() as u8)
-            .filter(|&t| pieces[t as usize].royal)
-            .collect();
-        if royals.len() > 1 {
-            return Err(ld.at(&def.pieces, "more than one royal piece type"));
-        }
-        let royal = royals.first().copied();
-        if pieces.iter().any(|p| {
-            p.promotes_to
-                .is_some_and(|t| pieces[t as usize].promotes_to.is_some())
-        }) {
-            return Err(ld.at(
-                &def.pieces,
-                "a piece promotes to a piece that promotes again",
-            ));
-        }
-        let fers = type_of("fers");
-        let rules_line = |key: &str| -> Option<usize> {
-            def.rules
-                .0
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| ld.line(v.span().start))
-        };
-        let rule_err = |key: &str, what: String| RulesetError {
-            file: origin.to_string(),
-            line: rules_line(key),
-            what,
-        };
-        if opts.fers_leap != FersLeap::None && fers.is_none() {
-            return Err(rule_err(
-                "fers_leap",
-                "rule `fers_leap` needs a piece named `fers`".into(),
-            ));
-        }
-        if opts.bare_king != BareKing::None && (royal.is_none() || nseats != 2) {
-            return Err(rule_err(
-                "bare_king",
-                "rule `bare_king` needs two seats and a royal king".into(),
-            ));
-        }
-        if nseats > 2 && opts.stalemate != Stalemate::Pass {
-            return Err(rule_err("stalemate", "with more than two seats a seat without a legal move passes: `stalemate` must be `pass`".into()));
-        }
-        if board != Board::STANDARD && opts.stacking == crate::options::Stacking::Ludii {
-            return Err(rule_err(
-                "stacking",
-                "Ludii's stacking is reproduced on the 8x8 board only".into(),
-            ));
-        }
-        if nseats > 2 && opts.stacking == crate::options::Stacking::Ludii {
-            return Err(rule_err(
-                "stacking",
-                "Ludii's stacking is reproduced for two seats only".into(),
-            ));
-        }
-        if nseats > 2 && opts.forced_capture != ForcedCapture::None {
-            return Err(rule_err(
-                "forced_capture",
-                "forced capture is supported for two seats only".into(),
-            ));
-        }
-
-        // Forçado's power order.
-        let mut victim_rank = [u8::MAX; MAX_TYPES];
-        let mut capturer_rank = [u8::MAX; MAX_TYPES];
-        match (&def.power, opts.forced_capture) {
-            (Some(pw), _) => {
-                let p = pw.get_ref();
-                for (rank, v) in p.victims.iter().enumerate() {
-                    let t = type_of(v)
-                        .ok_or_else(|| ld.at(pw, format!("power: victim `{v}` is not a piece")))?;
-                    victim_rank[t as usize] = rank as u8;
-                }
-                for (rank, c) in p.capturers.iter().enumerate() {
-                    let t = type_of(c).ok_or_else(|| {
-                        ld.at(pw, format!("power: capturer `{c}` is not a piece"))
-                    })?;
-                    capturer_rank[t as usize] = rank as u8;
-                }
-                for (t, piece) in pieces.iter().enumerate() {
-                    if capturer_rank[t] == u8::MAX {
-                        return Err(ld.at(
-                            pw,
-                            format!("power: `{}` is missing from the capturers", piece.name),
-                        ));
-                    }
-                    if !piece.royal && victim_rank[t] == u8::MAX {
-                        return Err(ld.at(
-                            pw,
-                            format!("power: `{}` is missing from the victims", piece.name),
-                        ));
-                    }
-                }
-            }
-            (None, ForcedCapture::Priority) => {
-                return Err(rule_err(
-                    "forced_capture",
-                    "forced_capture = priority needs a [power] table with victims and capturers"
-                        .into(),
-                ))
-            }
-            (None, _) => {}
-        }
-
-        // Moves, with what the options add.
-        let mut moves: Vec<Vec<BetzaMove>> = Vec::new();
-        for (t, p) in pieces.iter().enumerate() {
-            let mut text = p.betza.clone();
-            if Some(t as u8) == fers {
-                match opts.fers_leap {
-                    FersLeap::StraightOrDiagonal => text.push_str(" imD imA"),
-                    FersLeap::Diagonal => text.push_str(" imA"),
-                    FersLeap::None => {}
-                }
-            }
-            if p.is_pawn() && opts.pawn_double_step != DoubleStep::None {
-                text.push_str(" ifmnD");
-            }
-            moves.push(
-                betza::parse(&text)
-                    .map_err(|e| ld.at(&def.pieces, format!("piece `{}`: {e}", p.name)))?,
-            );
-        }
-
-        // Setup.
-        let setup_defs = &def.setup.get_ref().0;
-        let mut placed: Vec<(u8, u8, Square)> = Vec::new(); // seat, type, square
-        for (seat_name, sd) in setup_defs {
-            let seat = seats
-                .iter()
-                .position(|s| &s.name == seat_name)
-                .ok_or_else(|| ld.at(sd, format!("setup for `{seat_name}`, which is not a seat")))?
-                as u8;
-            for token in sd.get_ref().split_whitespace() {
-                let mut cs = token.chars();
-                let letter = cs.next().unwrap_or(' ');
-                let t = pieces
-                    .iter()
-                    .position(|p| p.letter == letter)
-                    .ok_or_else(|| {
-                        ld.at(
-                            sd,
-                            format!("setup `{token}`: no piece has the letter `{letter}`"),
-                        )
-                    })? as u8;
-                let sq = board.parse_square(cs.as_str()).ok_or_else(|| {
-                    ld.at(
-                        sd,
-                        format!(
-                            "setup `{token}`: `{}` is not a square of the board",
-                            cs.as_str()
-                        ),
-                    )
-                })?;
-                placed.push((seat, t, sq));
-            }
-        }
-        for (i, s) in seats.iter().enumerate() {
-            if !placed.iter().any(|p| p.0 as usize == i) {
-                return Err(ld.at(
-                    &def.setup,
-                    format!("impossible setup: seat `{}` has no pieces", s.name),
-                ));
-            }
-        }
-        for (i, &(seat, t, sq)) in placed.iter().enumerate() {
-            let here: Vec<&(u8, u8, Square)> = placed[..i].iter().filter(|p| p.2 == sq).collect();
-            let sd = &setup_defs
-                .iter()
-                .find(|(n, _)| *n == seats[seat as usize].name)
-                .expect("seat has a setup")
-                .1;
-            match here.as_slice() {
-                [] => {}
-                [other] => {
-                    if other.0 != seat {
-                        return Err(ld.at(
-                            sd,
-                            format!(
-                                "impossible setup: {} holds pieces of two seats",
-                                board.name(sq)
-                            ),
-                        ));
-                    }
-                    if other.1 == t {
-                        return Err(ld.at(sd, format!("impossible setup: {} holds two {}s (a shared square holds two different pieces)", board.name(sq), pieces[t as usize].name)));
-                    }
-                }
-                _ => {
-                    return Err(ld.at(
-                        sd,
-                        format!(
-                            "impossible setup: {} holds more than two pieces",
-                            board.name(sq)
-                        ),
-                    ))
-                }
-            }
-        }
-        if let Some(k) = royal {
-            for (i, s) in seats.iter().enumerate() {
-                let n = placed
-                    .iter()
-                    .filter(|p| p.0 as usize == i && p.1 == k)
-                    .count();
-                if n != 1 {
-                    let sd = setup_defs.iter().find(|(n, _)| *n == s.name).map(|x| &x.1);
-                    let what = format!(
-                        "impossible setup: seat `{}` has {n} {}s (it needs exactly one)",
-                        s.name, pieces[k as usize].name
-                    );
-                    return Err(match sd {
-                        Some(sd) => ld.at(sd, what),
-                        None => ld.at(&def.setup, what),
-                    });
-                }
-            }
-        }
+        let (mut opts, mut option_sources) = ld.rules(&def, nseats)?;
+        let reading_overrides =
+            apply_overrides(&def, overrides, nseats, &mut opts, &mut option_sources)?;
+        let mut pieces = ld.pieces(&def, &seats)?;
+        let readings = ld.readings(&def, &mut pieces, reading_overrides)?;
+        let promote_as_start = ld.promote_as_start(&def, &pieces)?;
+        let royal = ld.royal(&def, &pieces)?;
+        ld.check_options(&def, &opts, &pieces, royal, board, nseats)?;
+        let (victim_rank, capturer_rank) = ld.power(&def, &opts, &pieces)?;
+        let moves = ld.moves(&def, &pieces, &opts)?;
+        let placed = ld.setup(&def, board, &seats, &pieces, royal)?;
 
         // Tables, in the width the board needs.
-        let wide = board != Board::STANDARD || width == WidthChoice::Wide;
-        let (narrow, wide_tables) = if wide {
-            (
-                Vec::new(),
-                all_tables::<W256>(board, &seats, &pieces, &moves, &placed),
-            )
-        } else {
-            (
-                all_tables::<u64>(board, &seats, &pieces, &moves, &placed),
-                Vec::new(),
-            )
-        };
+        let tables = Tables::build(width, board, &seats, &pieces, &moves, &placed);
         for &(seat, t, sq) in &placed {
             let p = &pieces[t as usize];
-            let last = match wide {
-                true => wide_tables[seat as usize * MAX_TYPES + t as usize]
-                    .promo_zone
-                    .contains(sq),
-                false => narrow[seat as usize * MAX_TYPES + t as usize]
-                    .promo_zone
-                    .contains(sq),
-            };
-            if p.is_pawn() && last {
-                let sd = &setup_defs
-                    .iter()
-                    .find(|(n, _)| *n == seats[seat as usize].name)
-                    .expect("seat has a setup")
-                    .1;
-                return Err(ld.at(
-                    sd,
-                    format!(
-                        "impossible setup: the {} on {} already stands on its last line",
-                        p.name,
-                        board.name(sq)
-                    ),
-                ));
+            if p.is_pawn() && tables.in_promotion_zone(seat, t, sq) {
+                let what = format!(
+                    "impossible setup: the {} on {} already stands on its last line",
+                    p.name,
+                    board.name(sq)
+                );
+                return Err(ld.seat_setup_error(&def, &seats[seat as usize].name, what));
             }
         }
-
-        let mut leaper_types = [0u8; MAX_SEATS];
-        let mut orth_riders = [0u8; MAX_SEATS];
-        let mut diag_riders = [0u8; MAX_SEATS];
-        let mut partial_riders = [0u8; MAX_SEATS];
-        let mut extra_types = 0u8;
-        let mut path_types = [0u8; MAX_SEATS];
-        for s in 0..nseats {
-            for t in 0..pieces.len() {
-                let f = match wide {
-                    true => table_facts(&wide_tables[s * MAX_TYPES + t]),
-                    false => table_facts(&narrow[s * MAX_TYPES + t]),
-                };
-                if f.capture_leaps {
-                    leaper_types[s] |= 1 << t;
-                }
-                let (orth, diag) = (f.capture_dirs & 0x55, f.capture_dirs & 0xAA);
-                if orth == 0x55 {
-                    orth_riders[s] |= 1 << t;
-                }
-                if diag == 0xAA {
-                    diag_riders[s] |= 1 << t;
-                }
-                if (orth != 0 && orth != 0x55) || (diag != 0 && diag != 0xAA) {
-                    partial_riders[s] |= 1 << t;
-                }
-                if f.extras {
-                    extra_types |= 1 << t;
-                }
-                if f.paths {
-                    path_types[s] |= 1 << t;
-                }
-            }
-        }
-
+        let classes = Classes::of(&tables, nseats, pieces.len());
         let mut start_type = Box::new([u8::MAX; MAX_SQUARES]);
         for &(_, t, sq) in &placed {
             let p = &pieces[t as usize];
@@ -1201,8 +1447,12 @@ impl ChessRules {
                 start_type[sq.index()] = t;
             }
         }
+        let (narrow, wide) = match tables {
+            Tables::Narrow(v) => (v, Vec::new()),
+            Tables::Wide(v) => (Vec::new(), v),
+        };
         let mut rules = ChessRules {
-            name,
+            name: def.name.into_inner(),
             title: def.title.into_inner(),
             source: def.source.into_inner(),
             origin: origin.to_string(),
@@ -1215,25 +1465,25 @@ impl ChessRules {
             promote_as_start,
             start_type,
             narrow,
-            wide: wide_tables,
+            wide,
             wide_geo: WideGeometry::new(board),
             zobrist: Box::new(Zobrist::new()),
             royal,
-            leaper_types,
-            orth_riders,
-            diag_riders,
-            partial_riders,
-            extra_types,
-            path_types,
-            test_each_move: path_types.iter().any(|&t| t != 0),
+            leaper_types: classes.leaper_types,
+            orth_riders: classes.orth_riders,
+            diag_riders: classes.diag_riders,
+            partial_riders: classes.partial_riders,
+            extra_types: classes.extra_types,
+            path_types: classes.path_types,
+            test_each_move: classes.path_types.iter().any(|&t| t != 0),
             victim_rank,
             capturer_rank,
             start: Position(Repr::Narrow(Pos::empty())),
         };
-        let start: Position = if wide {
-            Pos::<W256>::from_setup(&rules, &placed).into()
+        let start: Position = if rules.is_wide() {
+            Pos::<W256>::from_placed(&rules, &placed).into()
         } else {
-            Pos::<u64>::from_setup(&rules, &placed).into()
+            Pos::<u64>::from_placed(&rules, &placed).into()
         };
         if let Some(k) = royal {
             for s in 0..nseats as u8 {
@@ -1241,6 +1491,7 @@ impl ChessRules {
                     if start.in_check(&rules, s) {
                         return Err(ld.at(
                             &def.setup,
+                            "setup",
                             format!(
                                 "impossible setup: the {} of `{}` on {} starts in check",
                                 rules.pieces[k as usize].name,
@@ -1340,11 +1591,15 @@ impl ChessRules {
         self.narrow.is_empty()
     }
     /// The piece type with this letter.
-    pub fn piece_by_letter(&self, letter: char) -> Option<u8> {
+    pub fn piece_by_letter(&self, letter: char) -> Option<PieceKind> {
         self.pieces
             .iter()
             .position(|p| p.letter == letter)
-            .map(|i| i as u8)
+            .map(|i| PieceKind(i as u8))
+    }
+    /// The piece type `kind` (a kind of this ruleset: from its letters, moves or setups).
+    pub fn piece(&self, kind: PieceKind) -> &PieceInfo {
+        &self.pieces[kind.index()]
     }
 }
 
@@ -1565,7 +1820,7 @@ impl Zobrist {
         };
         // The keys of the first 64 squares come first, in the order they had when boards
         // were 8x8 only: 8x8 positions keep their hashes (and rulesets their digests).
-        let mut piece = Box::new([0u64; MAX_SEATS * MAX_TYPES * MAX_SQUARES]);
+        let mut piece = [0u64; MAX_SEATS * MAX_TYPES * MAX_SQUARES];
         let narrow = MAX_SEATS * MAX_TYPES * 64;
         piece[..narrow].iter_mut().for_each(|k| *k = next());
         let mut unmoved = [0u64; MAX_SQUARES];

@@ -229,3 +229,95 @@ fn uci_letter_must_be_one_upper_case_letter_of_its_own() {
     );
     assert!(e.what.contains("UCI letter `B` is used twice"), "{e}");
 }
+
+#[test]
+fn errors_name_the_field() {
+    let cases: [(&str, &str, &str); 8] = [
+        (r#"betza = "F" }"#, r#"betza = "FX" }"#, "pieces.fers.betza"),
+        (
+            r#"uci_letter = "Q""#,
+            r#"uci_letter = "qq""#,
+            "pieces.fers.uci_letter",
+        ),
+        ("Rh1 Pa2", "Rh1 Kd4 Pa2", "setup.white"),
+        ("[rules]", "[rules]\nmax_plies = 300", "rules.max_plies"),
+        (
+            r#"name = "black"
+forward = "south""#,
+            r#"name = "black"
+forward = "down""#,
+            "seats[1].forward",
+        ),
+        (
+            r#"promotes_to = "fers""#,
+            r#"promotes_to = "queen""#,
+            "pieces.pawn.promotes_to",
+        ),
+        (
+            r#"cannot_capture = ["fil"]"#,
+            r#"cannot_capture = ["king"]"#,
+            "pieces.fil.cannot_capture",
+        ),
+        (
+            "fers_leap           = { value = \"straight-or-diagonal\"",
+            "fers_leap           = { value = \"sometimes\"",
+            "rules.fers_leap.value",
+        ),
+    ];
+    for (from, to, field) in cases {
+        let text = acedrex().replace(from, to);
+        assert_ne!(text, acedrex(), "`{from}` is in acedrex.toml");
+        let e = load(&text, &[]);
+        assert_eq!(e.field.as_deref(), Some(field), "{e}");
+        // The message names the field after the place: file, line, field, problem.
+        assert!(
+            e.to_string()
+                .starts_with(&format!("mine.toml:{}: {field}: ", e.line.unwrap())),
+            "{e}"
+        );
+    }
+    // A piece promoting to a piece that promotes again: the first such piece's field.
+    let text = acedrex().replace(
+        r#"fers   = { letter = "F","#,
+        r#"fers   = { promotes_to = "rook", letter = "F","#,
+    );
+    let e = load(&text, &[]);
+    assert_eq!(e.field.as_deref(), Some("pieces.pawn.promotes_to"), "{e}");
+    assert!(
+        e.what.contains("promotes to a piece that promotes again"),
+        "{e}"
+    );
+    // An override names the option and no line.
+    let e = load(&acedrex(), &[("castling", "true")]);
+    assert_eq!(
+        (e.field.as_deref(), e.line),
+        (Some("castling"), None),
+        "{e}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "--option: castling=true: unknown option `castling`"
+    );
+}
+
+#[test]
+fn a_reading_value_the_file_does_not_offer() {
+    let path = format!("{}/grant-acedrex.toml", common::RULESETS);
+    let text = std::fs::read_to_string(&path).expect("grant-acedrex.toml");
+    let (_, after_value) = text.split_once("[readings.lion]").expect("a lion reading");
+    let value_line = after_value
+        .lines()
+        .find(|l| l.starts_with("value"))
+        .expect("its value");
+    let bad = text.replacen(value_line, r#"value = "five-leaps""#, 1);
+    let e = load(&bad, &[]);
+    assert_eq!(e.field.as_deref(), Some("readings.lion.value"), "{e}");
+    assert!(e.what.contains("`five-leaps` is not one of"), "{e}");
+    // The same value given as an override is the override's error.
+    let e = load(&text, &[("lion", "five-leaps")]);
+    assert_eq!(
+        (e.file.as_str(), e.field.as_deref()),
+        ("--option", Some("lion")),
+        "{e}"
+    );
+}

@@ -272,7 +272,7 @@ impl UciGame for ChessGame {
         if let (Some(letter), Some(Ok(mv))) = (suffix, squares.map(|t| self.parse_move(t))) {
             let rules = self.rules();
             if let Some(p) = notation::promotion(rules, self.position(), mv) {
-                if rules.pieces()[p as usize].uci_letter == letter.to_ascii_uppercase() {
+                if rules.piece(p).uci_letter == letter.to_ascii_uppercase() {
                     return Ok(mv);
                 }
             }
@@ -287,7 +287,7 @@ impl UciGame for ChessGame {
         let mut text = self.move_text(mv);
         let rules = self.rules();
         if let Some(p) = notation::promotion(rules, self.position(), mv) {
-            text.push(rules.pieces()[p as usize].uci_letter.to_ascii_lowercase());
+            text.push(rules.piece(p).uci_letter.to_ascii_lowercase());
         } else if mv.is_board_move()
             && rules.pieces()[mv.piece() as usize].uci_marks_first_move
             && self.position().is_unmoved(mv.from())
