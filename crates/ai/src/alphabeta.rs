@@ -517,12 +517,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             tt_move = e.mv;
             if !pv_node && i32::from(e.depth) >= depth {
                 let s = from_table(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+                if e.bound.settles(s, alpha, beta) {
                     return s;
                 }
             }
@@ -654,13 +649,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             }
         }
         self.lists[ply] = list;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha_orig, beta);
         if let Some(tt) = &mut self.tt {
             tt.store(key, best_move, to_table(best, ply), depth, bound);
         }
@@ -767,12 +756,7 @@ impl<G: Heuristic> AlphaBeta<G> {
                 // What is there is worth keeping (often a deeper search's move): not replaced.
                 use_table = false;
                 let s = from_table(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+                if e.bound.settles(s, alpha, beta) {
                     return s;
                 }
             }
@@ -836,13 +820,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             return self.eval(game, side);
         }
         if use_table {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_orig {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, alpha_orig, beta);
             if let Some(tt) = &mut self.tt {
                 tt.store(key, None, to_table(best, ply), QUIESCENCE_DEPTH, bound);
             }

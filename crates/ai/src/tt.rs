@@ -13,6 +13,28 @@ pub(crate) enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a value `best` found within (`alpha_orig`, `beta`) says of the true value.
+    pub fn of(best: i32, alpha_orig: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored value `s` with this bound settles a node searched in (`alpha`, `beta`).
+    pub fn settles(self, s: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Entry<M> {
