@@ -92,6 +92,7 @@ mod position;
 mod rules;
 mod setup;
 
+pub use eval::{Evaluator, Weights};
 pub use game::ChessGame;
 pub use geometry::{Bitboard, Bits, Board, Square, SquareName, W256};
 pub use ludii::{replay_ludii, LudiiReport, Mismatch};

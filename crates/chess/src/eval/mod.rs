@@ -17,6 +17,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::{Arc, Weak};
 
+mod weights;
+pub use weights::Weights;
+
 /// What a piece type is, read from its name and rules (the family's pieces by their names).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Kind {
@@ -29,64 +32,13 @@ enum Kind {
     Other,
 }
 
-/// Material in centipawns. The fil (alfil) reaches only 8 squares of the board and the fers
-/// (one diagonal step) is slow: both are minor pieces well below a knight. The figures follow
-/// the shatranj literature (H. G. Muller's engine tests put fers and alfil near 1.5–2 pawns,
-/// the knight near 3.5–4, the rook near 5.5–6): a fers is worth more than a fil because it
-/// reaches every square of its colour and guards its king.
-const PAWN: i32 = 100;
-const FIL: i32 = 170;
-const FERS: i32 = 220;
-const KNIGHT: i32 = 380;
-const ROOK: i32 = 580;
-/// Middlegame material, per kind, where it differs from the values above (which hold in the
-/// endgame): with the board full a pawn is worth less against the pieces (Fairy-Stockfish's
-/// shatranj values have the same shape: a rook ten middlegame pawns, under seven endgame ones).
-fn middlegame_value(kind: Kind, value: i32) -> i32 {
-    match kind {
-        Kind::Pawn => 80,
-        Kind::Fil => 180,
-        Kind::Fers => 235,
-        Kind::Knight => 420,
-        Kind::Rook => 650,
-        Kind::King | Kind::Other => value,
-    }
-}
+/// Material in centipawns for what is not tuned (exchanges, futility, unknown pieces):
+/// the endgame values of [`Weights::DEFAULT`].
+const PAWN: i32 = Weights::DEFAULT.pawn_eg;
+const FERS: i32 = Weights::DEFAULT.fers_eg;
+const KNIGHT: i32 = Weights::DEFAULT.knight_eg;
+const ROOK: i32 = Weights::DEFAULT.rook_eg;
 
-/// Mobility weight per reachable square, by kind.
-fn mobility_weight(kind: Kind) -> i32 {
-    match kind {
-        Kind::Fers => 5,
-        Kind::Fil => 4,
-        Kind::Knight => 4,
-        Kind::Rook => 2,
-        Kind::Other => 3,
-        Kind::King | Kind::Pawn => 0,
-    }
-}
-
-/// Pawn bonus by the steps still to go to promotion (index 1 = one step away); the endgame
-/// half adds as much again for a passed pawn.
-const PAWN_ADVANCE: [i16; 8] = [0, 70, 40, 22, 10, 4, 0, 0];
-const PASSED: [i16; 8] = [0, 90, 60, 35, 20, 10, 5, 0];
-/// Pawn structure, (middlegame, endgame) per pawn: no own pawn on a neighbouring line
-/// (isolated), another own pawn on its line (doubled), guarded by an own pawn, or with an
-/// own pawn beside it (a phalanx). A pawn that cannot go back needs its neighbours.
-const ISOLATED: (i32, i32) = (-8, -12);
-const DOUBLED: (i32, i32) = (-6, -20);
-const GUARDED: (i32, i32) = (6, 4);
-const PHALANX: (i32, i32) = (4, 3);
-/// Threats, (middlegame, endgame) per piece (not pawn or king): attacked by an enemy pawn,
-/// or attacked and not defended (hanging). The side to move can answer one threat, rarely
-/// two, and a threatened piece ties its side down.
-const PAWN_THREAT: (i32, i32) = (40, 25);
-const HANGING: (i32, i32) = (20, 12);
-/// A rook on a line free of pawns (open), or of its own pawns only (half-open), per rook.
-const ROOK_OPEN: (i32, i32) = (20, 10);
-const ROOK_HALF_OPEN: (i32, i32) = (10, 5);
-
-/// The side to move is worth a little (it acts first).
-const TEMPO: i32 = 10;
 /// Bonus while the opponent is down to so many pieces besides its king, under a bare-king
 /// rule (taking the last one wins at once).
 const BARE_PUSH: [i32; 4] = [0, 140, 60, 20];
@@ -110,6 +62,7 @@ const CONTEMPT: i32 = 60;
 /// What the evaluation knows of one ruleset, built once.
 struct Tables {
     rules: Weak<ChessRules>,
+    w: Weights,
     kind: [Kind; MAX_TYPES],
     value: [i32; MAX_TYPES],
     value_mg: [i32; MAX_TYPES],
@@ -147,11 +100,7 @@ fn tables(rules: &Arc<ChessRules>) -> Rc<Tables> {
                 return t.clone();
             }
         }
-        let t = Rc::new(if rules.is_wide() {
-            Tables::build::<W256>(rules)
-        } else {
-            Tables::build::<u64>(rules)
-        });
+        let t = Rc::new(Tables::new(rules, &Weights::DEFAULT));
         *slot = Some(t.clone());
         t
     })
@@ -172,7 +121,15 @@ fn centre_distance(b: Board, sq: Square) -> i32 {
 }
 
 impl Tables {
-    fn build<B: Width>(rules: &Arc<ChessRules>) -> Tables {
+    fn new(rules: &Arc<ChessRules>, w: &Weights) -> Tables {
+        if rules.is_wide() {
+            Tables::build::<W256>(rules, w)
+        } else {
+            Tables::build::<u64>(rules, w)
+        }
+    }
+
+    fn build<B: Width>(rules: &Arc<ChessRules>, w: &Weights) -> Tables {
         let r: &ChessRules = rules;
         let board = r.board;
         let n = r.num_seats();
@@ -198,13 +155,13 @@ impl Tables {
             if kind[t] == Kind::Pawn {
                 pawns |= 1 << t;
             }
-            value[t] = match kind[t] {
-                Kind::King => 0,
-                Kind::Pawn => PAWN,
-                Kind::Fers => FERS,
-                Kind::Fil => FIL,
-                Kind::Knight => KNIGHT,
-                Kind::Rook => ROOK,
+            (value_mg[t], value[t]) = match kind[t] {
+                Kind::King => (0, 0),
+                Kind::Pawn => (w.pawn_mg, w.pawn_eg),
+                Kind::Fers => (w.fers_mg, w.fers_eg),
+                Kind::Fil => (w.fil_mg, w.fil_eg),
+                Kind::Knight => (w.knight_mg, w.knight_eg),
+                Kind::Rook => (w.rook_mg, w.rook_eg),
                 // An unknown piece: by how many squares it reaches from the centre (d4) of
                 // an empty board, a knight's eight being worth a knight.
                 Kind::Other => {
@@ -222,11 +179,18 @@ impl Tables {
                     if tb.quiet_dirs | tb.capture_dirs != 0 {
                         reach += B::rook(r, centre, Bitboard::EMPTY).count() as i32 / 2;
                     }
-                    (reach * KNIGHT / 8).clamp(PAWN, 2 * ROOK)
+                    let v = (reach * KNIGHT / 8).clamp(PAWN, 2 * ROOK);
+                    (v, v)
                 }
             };
-            mob[t] = mobility_weight(kind[t]);
-            value_mg[t] = middlegame_value(kind[t], value[t]);
+            mob[t] = match kind[t] {
+                Kind::Fers => w.fers_mobility,
+                Kind::Fil => w.fil_mobility,
+                Kind::Knight => w.knight_mobility,
+                Kind::Rook => w.rook_mobility,
+                Kind::Other => w.other_mobility,
+                Kind::King | Kind::Pawn => 0,
+            };
         }
 
         let mut pst_mg = Box::new([[[0i16; 256]; MAX_TYPES]; MAX_SEATS]);
@@ -261,8 +225,8 @@ impl Tables {
                         Kind::Pawn => {
                             let steps = steps_to_edge(board, square, forward);
                             to_go[s][t][i] = steps.min(7) as u8;
-                            let adv = i32::from(PAWN_ADVANCE[steps.min(7) as usize]);
-                            let central = if centre >= 2 { 8 } else { 0 };
+                            let adv = advance(w, steps);
+                            let central = if centre >= 2 { w.pawn_centre_mg } else { 0 };
                             passed_mask[(s * MAX_TYPES + t) * 256 + i] =
                                 ahead_mask(board, square, forward);
                             (adv / 2 + central, adv)
@@ -271,13 +235,16 @@ impl Tables {
                             // In the middlegame the king stays near its home corner or edge;
                             // in the endgame it comes to the centre.
                             let away = home_king.map_or(0, |h| chebyshev(board, square, h));
-                            (-8 * away.min(4), 10 * centre)
+                            (w.king_away_mg * away.min(4), w.king_centre_eg * centre)
                         }
-                        Kind::Rook => (2 * centre, 2 * centre),
+                        Kind::Rook => (w.rook_centre_mg * centre, w.rook_centre_eg * centre),
                         _ => {
                             // Leapers are worth the squares they reach from here.
                             let reach = (tb.quiet[i] | tb.capture[i]).count() as i32;
-                            (3 * reach + 4 * centre, 2 * reach + 3 * centre)
+                            (
+                                w.leaper_reach_mg * reach + w.leaper_centre_mg * centre,
+                                w.leaper_reach_eg * reach + w.leaper_centre_eg * centre,
+                            )
                         }
                     };
                     pst_mg[s][t][i] = mg as i16;
@@ -298,6 +265,7 @@ impl Tables {
         }
         Tables {
             rules: Arc::downgrade(rules),
+            w: *w,
             kind,
             value,
             value_mg,
@@ -312,6 +280,56 @@ impl Tables {
             start_material: start_material.max(1),
             start_pieces: start_pieces.max(1),
         }
+    }
+}
+
+/// A pawn's advance bonus by the steps still to go (1 = one step from promotion).
+fn advance(w: &Weights, steps: i32) -> i32 {
+    match steps {
+        1 => w.advance_1,
+        2 => w.advance_2,
+        3 => w.advance_3,
+        4 => w.advance_4,
+        5 => w.advance_5,
+        _ => 0,
+    }
+}
+
+/// A passed pawn's endgame bonus by the steps still to go.
+fn passed(w: &Weights, steps: u8) -> i32 {
+    match steps {
+        1 => w.passed_1,
+        2 => w.passed_2,
+        3 => w.passed_3,
+        4 => w.passed_4,
+        5 => w.passed_5,
+        6 => w.passed_6,
+        _ => 0,
+    }
+}
+
+/// The two-seat evaluation under chosen weights, for fitting them to game results (the
+/// engine itself plays with [`Weights::DEFAULT`]).
+pub struct Evaluator {
+    tables: Tables,
+}
+
+impl Evaluator {
+    /// The evaluation of `rules` with weights `w`.
+    pub fn new(rules: &Arc<ChessRules>, w: &Weights) -> Evaluator {
+        Evaluator {
+            tables: Tables::new(rules, w),
+        }
+    }
+
+    /// The static value of `game` for its first seat, in centipawns; `None` unless the
+    /// game has two seats and is played under the rules this evaluator was built for.
+    pub fn first_seat_value(&self, game: &ChessGame) -> Option<i32> {
+        let r = game.rules();
+        if r.num_seats() != 2 || !std::ptr::eq(self.tables.rules.as_ptr(), Arc::as_ptr(r)) {
+            return None;
+        }
+        Some(with_pos!(game.position(), pos => eval_two(&self.tables, r, pos)))
     }
 }
 
@@ -391,20 +409,21 @@ fn pawn_structure<B: Width>(
             mg += a;
             eg += b;
         };
+        let w = &t.w;
         if (beside & own_pawns).is_empty() {
-            add(ISOLATED);
+            add((w.isolated_mg, w.isolated_eg));
         }
         if (line & own_pawns).more_than_one() {
-            add(DOUBLED);
+            add((w.doubled_mg, w.doubled_eg));
         }
         if guarded.contains(sq) {
-            add(GUARDED);
+            add((w.guarded_mg, w.guarded_eg));
         }
         let flank = |w: i32| r.board.offset(sq, side.0 * w, side.1 * w);
         if flank(1).is_some_and(|f| own_pawns.contains(f))
             || flank(-1).is_some_and(|f| own_pawns.contains(f))
         {
-            add(PHALANX);
+            add((w.phalanx_mg, w.phalanx_eg));
         }
     }
     (mg, eg, guarded)
@@ -427,9 +446,9 @@ fn rook_lines<B: Width>(
         for sq in pos.type_bb[ty] & pos.seat_bb[s as usize] {
             let line = Bitboard(B::from_w256(t.line_mask[s as usize * 256 + sq.index()]));
             let bonus = if (line & all_pawns).is_empty() {
-                ROOK_OPEN
+                (t.w.rook_open_mg, t.w.rook_open_eg)
             } else if (line & own_pawns).is_empty() {
-                ROOK_HALF_OPEN
+                (t.w.rook_half_open_mg, t.w.rook_half_open_eg)
             } else {
                 continue;
             };
@@ -443,6 +462,7 @@ fn rook_lines<B: Width>(
 /// Seat `s`'s pieces (not pawns or king) under threat, as (middlegame, endgame) penalties:
 /// attacked by a pawn of the other seat, or attacked and undefended.
 fn threats<B: Width>(
+    w: &Weights,
     r: &ChessRules,
     pos: &Pos<B>,
     s: u8,
@@ -464,8 +484,8 @@ fn threats<B: Width>(
         (attacked & !attacks_of(r, pos, s)).count() as i32
     };
     (
-        -(by_pawn * PAWN_THREAT.0 + hanging * HANGING.0),
-        -(by_pawn * PAWN_THREAT.1 + hanging * HANGING.1),
+        by_pawn * w.pawn_threat_mg + hanging * w.hanging_mg,
+        by_pawn * w.pawn_threat_eg + hanging * w.hanging_eg,
     )
 }
 
@@ -582,16 +602,16 @@ fn seat_sums<B: Width>(
                 Kind::Pawn => {
                     let ahead = t.passed_mask[(s as usize * MAX_TYPES + ty) * 256 + sq.index()];
                     if (Bitboard(B::from_w256(ahead)) & enemy_pawns).is_empty() {
-                        out.eg += i32::from(PASSED[t.to_go[s as usize][ty][sq.index()] as usize]);
-                        out.mg +=
-                            i32::from(PASSED[t.to_go[s as usize][ty][sq.index()] as usize]) / 3;
+                        let bonus = passed(&t.w, t.to_go[s as usize][ty][sq.index()]);
+                        out.eg += bonus;
+                        out.mg += bonus / 3;
                     }
                     // The double step is a tempo while it lasts.
                     if pawn_double && r.extra_types >> ty & 1 != 0 {
                         let tb = r.table::<B>(s, ty as u8);
                         if tb.start.contains(sq) && extras_open(r, pos, s, ty as u8, sq, empty) > 0
                         {
-                            out.mobility += 3;
+                            out.mobility += t.w.double_step;
                         }
                     }
                 }
@@ -649,7 +669,13 @@ fn phase(t: &Tables, nonpawn_total: i32) -> i32 {
 }
 
 /// King safety in the middlegame: own pieces beside the king, and enemy pieces close by.
-fn king_safety<B: Width>(r: &ChessRules, pos: &Pos<B>, s: u8, enemies: Bitboard<B>) -> i32 {
+fn king_safety<B: Width>(
+    w: &Weights,
+    r: &ChessRules,
+    pos: &Pos<B>,
+    s: u8,
+    enemies: Bitboard<B>,
+) -> i32 {
     let Some(k) = r.royal else { return 0 };
     let Some(ksq) = pos.king_square(r, s) else {
         return 0;
@@ -660,7 +686,7 @@ fn king_safety<B: Width>(r: &ChessRules, pos: &Pos<B>, s: u8, enemies: Bitboard<
     for e in enemies & !pos.type_bb[k as usize] {
         near += (4 - chebyshev(r.board, e, ksq)).max(0);
     }
-    6 * shield - 5 * near
+    w.king_shield * shield + w.king_danger * near
 }
 
 /// Pushing a lone (or nearly lone) king to the edge with our own king close: how won
@@ -683,15 +709,16 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let mut eg = w.eg - b.eg + w.material - b.material;
     let (wp_mg, wp_eg, w_guard) = pawn_structure(t, r, pos, 0, pawns[0]);
     let (bp_mg, bp_eg, b_guard) = pawn_structure(t, r, pos, 1, pawns[1]);
-    let (wt_mg, wt_eg) = threats(r, pos, 0, pawns[0], b_guard);
-    let (bt_mg, bt_eg) = threats(r, pos, 1, pawns[1], w_guard);
+    let (wt_mg, wt_eg) = threats(&t.w, r, pos, 0, pawns[0], b_guard);
+    let (bt_mg, bt_eg) = threats(&t.w, r, pos, 1, pawns[1], w_guard);
     let all_pawns = pawns[0] | pawns[1];
     let (wr_mg, wr_eg) = rook_lines(t, r, pos, 0, pawns[0], all_pawns);
     let (br_mg, br_eg) = rook_lines(t, r, pos, 1, pawns[1], all_pawns);
     mg += wp_mg - bp_mg + wt_mg - bt_mg + wr_mg - br_mg;
     eg += wp_eg - bp_eg + wt_eg - bt_eg + wr_eg - br_eg;
     if ph > 0 {
-        mg += king_safety(r, pos, 0, pos.seat_bb[1]) - king_safety(r, pos, 1, pos.seat_bb[0]);
+        mg += king_safety(&t.w, r, pos, 0, pos.seat_bb[1])
+            - king_safety(&t.w, r, pos, 1, pos.seat_bb[0]);
     }
     v += (mg * ph + eg * (256 - ph)) / 256;
 
@@ -718,7 +745,11 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
             v += sign * mop_up(r, pos, s as u8, o as u8);
         }
     }
-    v + if pos.to_move == 0 { TEMPO } else { -TEMPO }
+    v + if pos.to_move == 0 {
+        t.w.tempo
+    } else {
+        -t.w.tempo
+    }
 }
 
 /// Every seat's pawns.
@@ -777,7 +808,7 @@ fn eval_many<B: Width>(
         let x = sums[s as usize];
         let mut v = x.material + x.mobility / 2 + (x.mg * ph + x.eg * (256 - ph)) / 256;
         if ph > 0 {
-            v += king_safety(r, pos, s, seats_bb(pos, pos.attacker_seats(r, s))) * ph / 256;
+            v += king_safety(&t.w, r, pos, s, seats_bb(pos, pos.attacker_seats(r, s))) * ph / 256;
         }
         own[s as usize] = v;
         attacks[s as usize] = attacks_of(r, pos, s);
@@ -1221,6 +1252,8 @@ mod tests {
     use super::*;
     use libro_core::Ruleset;
 
+    const W: Weights = Weights::DEFAULT;
+
     fn load(name: &str) -> Arc<ChessRules> {
         let path = format!("{}/../../rulesets/{name}.toml", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).expect("ruleset file");
@@ -1241,7 +1274,7 @@ mod tests {
             let (w, b) = (g.evaluate(Seat(0)), g.evaluate(Seat(1)));
             assert_eq!(w, -b, "{name}");
             // The setups are mirror images: only the side to move's tempo differs.
-            assert_eq!(w, TEMPO, "{name}");
+            assert_eq!(w, W.tempo, "{name}");
         }
     }
 
@@ -1322,12 +1355,18 @@ mod tests {
             assert_eq!(
                 (mg, eg),
                 (
-                    2 * ISOLATED.0 + 2 * DOUBLED.0 + GUARDED.0,
-                    2 * ISOLATED.1 + 2 * DOUBLED.1 + GUARDED.1
+                    2 * W.isolated_mg + 2 * W.doubled_mg + W.guarded_mg,
+                    2 * W.isolated_eg + 2 * W.doubled_eg + W.guarded_eg
                 )
             );
             let (mg, eg, _) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
-            assert_eq!((mg, eg), (2 * PHALANX.0 + GUARDED.0, 2 * PHALANX.1 + GUARDED.1));
+            assert_eq!(
+                (mg, eg),
+                (
+                    2 * W.phalanx_mg + W.guarded_mg,
+                    2 * W.phalanx_eg + W.guarded_eg
+                )
+            );
         });
     }
 
@@ -1344,12 +1383,15 @@ mod tests {
             let (_, _, white_guard) = pawn_structure(&t, g.rules(), pos, 0, pawns[0]);
             let (_, _, black_guard) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
             assert_eq!(
-                threats(g.rules(), pos, 0, pawns[0], black_guard),
-                (-(PAWN_THREAT.0 + HANGING.0), -(PAWN_THREAT.1 + HANGING.1))
+                threats(&W, g.rules(), pos, 0, pawns[0], black_guard),
+                (
+                    W.pawn_threat_mg + W.hanging_mg,
+                    W.pawn_threat_eg + W.hanging_eg
+                )
             );
             assert_eq!(
-                threats(g.rules(), pos, 1, pawns[1], white_guard),
-                (-HANGING.0, -HANGING.1)
+                threats(&W, g.rules(), pos, 1, pawns[1], white_guard),
+                (W.hanging_mg, W.hanging_eg)
             );
         });
     }
@@ -1366,7 +1408,10 @@ mod tests {
             let all = pawns[0] | pawns[1];
             assert_eq!(
                 rook_lines(&t, g.rules(), pos, 0, pawns[0], all),
-                (ROOK_OPEN.0 + ROOK_HALF_OPEN.0, ROOK_OPEN.1 + ROOK_HALF_OPEN.1)
+                (
+                    W.rook_open_mg + W.rook_half_open_mg,
+                    W.rook_open_eg + W.rook_half_open_eg
+                )
             );
             assert_eq!(rook_lines(&t, g.rules(), pos, 1, pawns[1], all), (0, 0));
         });
@@ -1396,7 +1441,11 @@ mod tests {
             "rook {}",
             gain(&no_rook)
         );
-        assert!((gain(&no_fil) - FIL).abs() < PAWN, "fil {}", gain(&no_fil));
+        assert!(
+            (gain(&no_fil) - W.fil_eg).abs() < PAWN,
+            "fil {}",
+            gain(&no_fil)
+        );
         assert!(
             (gain(&no_fers) - FERS).abs() < PAWN,
             "fers {}",

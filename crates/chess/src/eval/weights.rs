@@ -1,0 +1,135 @@
+//! The two-seat evaluation's weights, in centipawns: one named field per term, so the
+//! evaluation reads `w.isolated_mg` and a tuner can walk them all as a vector.
+//!
+//! `_mg` and `_eg` are the middlegame and endgame halves, blended by the material left.
+//! The defaults are the values the engine plays with; `examples/texel.rs` fits them to
+//! game results (Texel's method) and prints a new list in this file's form.
+
+macro_rules! weights {
+    ($($(#[$doc:meta])* $name:ident = $default:expr,)*) => {
+        /// Every weight of the two-seat evaluation (see the module's doc).
+        #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+        pub struct Weights {
+            $($(#[$doc])* pub $name: i32,)*
+        }
+
+        impl Weights {
+            /// The weights the engine plays with.
+            pub const DEFAULT: Weights = Weights { $($name: $default,)* };
+            /// The weights' names, in the order of [`Weights::to_vec`].
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($name),)*];
+
+            /// The weights in [`Weights::NAMES`] order.
+            pub fn to_vec(&self) -> Vec<i32> {
+                vec![$(self.$name,)*]
+            }
+
+            /// Weights from values in [`Weights::NAMES`] order (as many as there are names).
+            pub fn from_slice(values: &[i32]) -> Option<Weights> {
+                let mut it = values.iter().copied();
+                let w = Weights { $($name: it.next()?,)* };
+                it.next().is_none().then_some(w)
+            }
+        }
+    };
+}
+
+weights! {
+    /// Material. The fil (alfil) reaches only 8 squares of the board and the fers (one
+    /// diagonal step) is slow: both are minor pieces well below a knight (H. G. Muller's
+    /// engine tests put fers and alfil near 1.5–2 pawns, the knight near 3.5–4, the rook
+    /// near 5.5–6). With the board full a pawn is worth less against the pieces
+    /// (Fairy-Stockfish's shatranj values have the same shape).
+    pawn_mg = 80,
+    pawn_eg = 100,
+    fil_mg = 180,
+    fil_eg = 170,
+    fers_mg = 235,
+    fers_eg = 220,
+    knight_mg = 420,
+    knight_eg = 380,
+    rook_mg = 650,
+    rook_eg = 580,
+    /// Mobility, per square a piece reaches (pseudo-legally), both halves.
+    fers_mobility = 5,
+    fil_mobility = 4,
+    knight_mobility = 4,
+    rook_mobility = 2,
+    other_mobility = 3,
+    /// A pawn's double step (or a piece's first-move leap) still open.
+    double_step = 3,
+    /// Piece-square terms: a pawn on the middle lines; the king away from its home square
+    /// (middlegame, per step up to four) and near the centre (endgame, per ring); a rook
+    /// near the centre; a leaper by the squares it reaches from here and its centrality.
+    pawn_centre_mg = 8,
+    king_away_mg = -8,
+    king_centre_eg = 10,
+    rook_centre_mg = 2,
+    rook_centre_eg = 2,
+    leaper_reach_mg = 3,
+    leaper_reach_eg = 2,
+    leaper_centre_mg = 4,
+    leaper_centre_eg = 3,
+    /// A pawn by the steps still to go to promotion (the middlegame takes half).
+    advance_1 = 70,
+    advance_2 = 40,
+    advance_3 = 22,
+    advance_4 = 10,
+    advance_5 = 4,
+    /// A passed pawn (no enemy pawn ahead on its line or beside it) by the steps still to
+    /// go, endgame (the middlegame takes a third).
+    passed_1 = 90,
+    passed_2 = 60,
+    passed_3 = 35,
+    passed_4 = 20,
+    passed_5 = 10,
+    passed_6 = 5,
+    /// Pawn structure, per pawn: no own pawn on a neighbouring line (isolated), another
+    /// own pawn on its line (doubled), guarded by an own pawn, or an own pawn beside it
+    /// (a phalanx). A pawn that cannot go back needs its neighbours.
+    isolated_mg = -8,
+    isolated_eg = -12,
+    doubled_mg = -6,
+    doubled_eg = -20,
+    guarded_mg = 6,
+    guarded_eg = 4,
+    phalanx_mg = 4,
+    phalanx_eg = 3,
+    /// Threats, per piece (not pawn or king): attacked by an enemy pawn, or attacked and
+    /// undefended (hanging). The side to move can answer one threat, rarely two.
+    pawn_threat_mg = -40,
+    pawn_threat_eg = -25,
+    hanging_mg = -20,
+    hanging_eg = -12,
+    /// A rook on a line free of pawns (open), or of its own pawns only (half-open).
+    rook_open_mg = 20,
+    rook_open_eg = 10,
+    rook_half_open_mg = 10,
+    rook_half_open_eg = 5,
+    /// King safety (middlegame): per own piece beside the king, and per enemy piece near
+    /// it (4 less its distance).
+    king_shield = 6,
+    king_danger = -5,
+    /// The side to move acts first.
+    tempo = 10,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_vector_reads_back_to_the_same_weights_and_a_short_one_is_refused() {
+        let v = Weights::DEFAULT.to_vec();
+        assert_eq!(v.len(), Weights::NAMES.len());
+        assert_eq!(Weights::from_slice(&v), Some(Weights::DEFAULT));
+        assert_eq!(Weights::from_slice(&v[1..]), None);
+        let mut longer = v.clone();
+        longer.push(0);
+        assert_eq!(Weights::from_slice(&longer), None);
+        let i = Weights::NAMES.iter().position(|&n| n == "tempo").unwrap();
+        let mut changed = v;
+        changed[i] = 11;
+        assert_eq!(Weights::from_slice(&changed).unwrap().tempo, 11);
+    }
+}
