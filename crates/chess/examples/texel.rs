@@ -30,6 +30,10 @@ struct Args {
     /// Plies at the start of each game not used (random openings).
     #[arg(long, default_value_t = 10)]
     skip_plies: usize,
+    /// Only positions at most this many plies before the game's end (nearer the result
+    /// that labels them); every position when not given.
+    #[arg(long)]
+    last_plies: Option<usize>,
     /// The first step, in centipawns; it halves down to 1.
     #[arg(long, default_value_t = 8)]
     step: i32,
@@ -79,6 +83,7 @@ fn read_samples(
     rules: &Arc<ChessRules>,
     path: &PathBuf,
     skip: usize,
+    last: Option<usize>,
 ) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let (mut fit, mut held) = (Vec::new(), Vec::new());
@@ -94,8 +99,9 @@ fn read_samples(
             .ok_or_else(|| format!("{where_}: no plies"))?;
         let mut game = ChessGame::new(rules);
         let out = if n % 10 == 9 { &mut held } else { &mut fit };
+        let first = skip.max(plies.len().saturating_sub(last.unwrap_or(usize::MAX)));
         for (i, ply) in plies.iter().enumerate() {
-            if i >= skip && is_quiet(&game) {
+            if i >= first && is_quiet(&game) {
                 // A fresh game from the position: no history to carry.
                 let fresh = ChessGame::from_position(rules, &game.to_string())
                     .map_err(|e| format!("{where_} ply {i}: {e}"))?;
@@ -181,7 +187,7 @@ fn run(args: &Args) -> Result<(), String> {
             return Err(format!("--fixed: no weight `{name}`"));
         }
     }
-    let (fit, held) = read_samples(&rules, &args.records, args.skip_plies)?;
+    let (fit, held) = read_samples(&rules, &args.records, args.skip_plies, args.last_plies)?;
     eprintln!(
         "{} quiet positions to fit, {} held out",
         fit.len(),
