@@ -53,8 +53,8 @@ weights! {
     /// Mobility, per square a piece reaches (pseudo-legally), both halves.
     fers_mobility = 5,
     fil_mobility = 4,
-    knight_mobility = 4,
-    rook_mobility = 2,
+    knight_mobility = 12,
+    rook_mobility = 10,
     other_mobility = 3,
     /// A pawn's double step (or a piece's first-move leap) still open.
     double_step = 3,
