@@ -27,16 +27,7 @@ impl FamilyRules for ChessRules {
                 // A family option has its spec; a reading the file declares (Grant
                 // Acedrex's `unicorn`, say) is a choice among the values it lists.
                 let (kind, multi_seat) = match chess_options::spec(&o.name) {
-                    Some(spec) => (
-                        match spec.kind {
-                            chess_options::OptionKind::Choice(values) => OptionKind::Choice {
-                                values: values.iter().map(|v| v.to_string()).collect(),
-                            },
-                            chess_options::OptionKind::Bool => OptionKind::Bool,
-                            chess_options::OptionKind::Number { min } => OptionKind::Number { min },
-                        },
-                        spec.multi_seat,
-                    ),
+                    Some(spec) => (OptionKind::from(spec.kind), spec.multi_seat),
                     None => (
                         OptionKind::Choice {
                             values: o.allowed.split(" | ").map(str::to_string).collect(),
