@@ -11,6 +11,7 @@ use crate::options::{
     Stalemate,
 };
 use crate::position::{Pos, Position, Repr};
+use libro_core::Seat;
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use std::collections::BTreeMap;
@@ -1486,8 +1487,8 @@ impl ChessRules {
         };
         if let Some(k) = royal {
             for s in 0..nseats as u8 {
-                if let Some(ksq) = start.king_square(&rules, s) {
-                    if start.in_check(&rules, s) {
+                if let Some(ksq) = start.king_square(&rules, Seat(s)) {
+                    if start.in_check(&rules, Seat(s)) {
                         return Err(ld.at(
                             &def.setup,
                             "setup",
