@@ -297,10 +297,13 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
     Ok(out)
 }
 
+/// Where in the text something is wrong (0-based), and what.
+type Fault = (usize, &'static str);
+
 /// Reads an explicit leaper `(x,y)` at the start of `chars`: its leap with the larger offset
 /// first (as the letter atoms' are) and how many characters it takes; or the 0-based place
 /// in `chars` of what is wrong, and what.
-fn explicit_leap(chars: &[char]) -> Result<((i8, i8), usize), (usize, &'static str)> {
+fn explicit_leap(chars: &[char]) -> Result<((i8, i8), usize), Fault> {
     const SHAPE: &str =
         "a leaper's offsets are written `(x,y)`: two whole numbers 0 to 15, e.g. `(4,1)`";
     let mut offsets = [0i8; 2];
