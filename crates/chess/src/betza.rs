@@ -1,7 +1,9 @@
 //! Betza's funny notation: the subset the Libro's chess games need.
 //!
-//! Atoms W F D A N K H C Z G (leapers: H = (3,0), C = (3,1), Z = (3,2), G = (3,3)) and R B Q
-//! (riders; a doubled leaper letter such as `WW` also rides). A number after an atom limits
+//! Atoms W F D A N K H C Z G (leapers: H = (3,0), C = (3,1), Z = (3,2), G = (3,3)), any
+//! other leaper written by its offsets in parentheses (`(4,1)`: Murray's giraffe, which
+//! has no letter; `(1,4)` is the same atom; offsets 0 to 15), and R B Q (riders; a doubled
+//! leaper letter such as `WW` also rides). A number after an atom limits
 //! its range (`R4`, `B2`, `W3` = `R3`). Modifiers before an atom: `m` move only, `c` capture
 //! only, direction letters `f b l r v s h` (and two-letter combinations such as `fl`, `ff`,
 //! `fs`), `i` only on the piece's first move, `n` lame (the square passed over must be
@@ -127,10 +129,17 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
                     _ => dirs.push([c, c]),
                 }
             }
-            c if atom(c).is_some() || c == 't' => {
+            c if atom(c).is_some() || c == 't' || c == '(' => {
                 // A bent move `t[XY]`: X's leaps, each then on as Y outwards.
                 let mut then_atom: Option<&[(i8, i8)]> = None;
-                let c = if c == 't' {
+                // An explicit leaper `(x,y)`: its one leap, and no letter to double.
+                let mut explicit: Option<[(i8, i8); 1]> = None;
+                let c = if c == '(' {
+                    let (leap, len) = explicit_leap(&chars[i..]).map_err(|(at, what)| err(i + at, what))?;
+                    explicit = Some([leap]);
+                    i += len - 1;
+                    ')'
+                } else if c == 't' {
                     let inner: String = chars.iter().skip(i + 1).take(4).collect();
                     let mut ic = inner.chars();
                     let (open, x, y, close) = (ic.next(), ic.next(), ic.next(), ic.next());
@@ -151,10 +160,13 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
                 } else {
                     c
                 };
-                let (atoms, mut rider) = atom(c).expect("an atom letter");
+                let (atoms, mut rider) = match &explicit {
+                    Some(leap) => (&leap[..], false),
+                    None => atom(c).expect("an atom letter"),
+                };
                 let mut range = 0u8;
                 if let Some(&next) = chars.get(i + 1) {
-                    if next == c && !rider && then_atom.is_none() {
+                    if next == c && !rider && then_atom.is_none() && explicit.is_none() {
                         if c == 'W' || c == 'F' {
                             rider = true;
                             i += 1;
@@ -193,7 +205,7 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
                 if then_atom.is_some() && (initial || lame || hop != Hop::None) {
                     return Err(err(i, "a bent move `t[XY]` takes no `i`, `n`, `p` or `g`"));
                 }
-                if lame && c != 'D' && c != 'A' {
+                if lame && (explicit.is_some() || (c != 'D' && c != 'A')) {
                     return Err(err(i, "lame (`n`) moves are supported for D and A only"));
                 }
                 if lame && jumping {
@@ -270,7 +282,7 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
             _ => {
                 return Err(err(
                     i,
-                    "unknown letter (atoms: W F D A N K H C Z G R B Q; modifiers: m c f b l r s v h i n j p g t)",
+                    "unknown letter (atoms: W F D A N K H C Z G R B Q, or a leaper's offsets such as (4,1); modifiers: m c f b l r s v h i n j p g t)",
                 ))
             }
         }
@@ -283,6 +295,44 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
         ));
     }
     Ok(out)
+}
+
+/// Where in the text something is wrong (0-based), and what.
+type Fault = (usize, &'static str);
+
+/// Reads an explicit leaper `(x,y)` at the start of `chars`: its leap with the larger offset
+/// first (as the letter atoms' are) and how many characters it takes; or the 0-based place
+/// in `chars` of what is wrong, and what.
+fn explicit_leap(chars: &[char]) -> Result<((i8, i8), usize), Fault> {
+    const SHAPE: &str =
+        "a leaper's offsets are written `(x,y)`: two whole numbers 0 to 15, e.g. `(4,1)`";
+    let mut offsets = [0i8; 2];
+    let mut at = 1;
+    for (k, end) in [',', ')'].into_iter().enumerate() {
+        let start = at;
+        while chars.get(at).is_some_and(|d| d.is_ascii_digit()) {
+            at += 1;
+        }
+        if at == start || chars.get(at) != Some(&end) {
+            return Err((at.min(chars.len().saturating_sub(1)), SHAPE));
+        }
+        let digits: String = chars[start..at].iter().collect();
+        offsets[k] = match digits.parse::<i8>() {
+            Ok(n @ 0..=15) => n,
+            _ => {
+                return Err((
+                    start,
+                    "a leaper's offset must be 0 to 15 (boards are at most 16x16)",
+                ))
+            }
+        };
+        at += 1;
+    }
+    let (a, b) = (offsets[0].max(offsets[1]), offsets[0].min(offsets[1]));
+    if a == 0 {
+        return Err((1, "the leap (0,0) goes nowhere"));
+    }
+    Ok(((a, b), at))
 }
 
 /// The images `(forward, right)` of atom `(a, b)` (a >= b) selected by the direction groups.
@@ -473,5 +523,73 @@ mod tests {
         assert_eq!(parse("Z").unwrap().len(), 8);
         // Plain moves keep their old reading.
         assert!(parse("fmWfcF").unwrap().iter().all(|m| !m.is_path()));
+    }
+
+    #[test]
+    fn explicit_leapers_are_atoms_like_the_letters() {
+        // The letters' leaps written out: the same moves.
+        assert_eq!(parse("(2,1)").unwrap(), parse("N").unwrap());
+        assert_eq!(parse("(3,2)").unwrap(), parse("Z").unwrap());
+        assert_eq!(parse("(1,0)(1,1)").unwrap(), parse("K").unwrap());
+        assert_eq!(parse("(1,4)").unwrap(), parse("(4,1)").unwrap());
+        // Murray's giraffe: eight leaps, (+-1,+-4) and (+-4,+-1).
+        let mut giraffe: Vec<(i8, i8)> = parse("(4,1)")
+            .unwrap()
+            .iter()
+            .map(|m| (m.dx, m.dy))
+            .collect();
+        giraffe.sort();
+        assert_eq!(
+            giraffe,
+            [
+                (-4, -1),
+                (-4, 1),
+                (-1, -4),
+                (-1, 4),
+                (1, -4),
+                (1, 4),
+                (4, -1),
+                (4, 1)
+            ]
+        );
+        // Modifiers work on it as on a letter: narrow and wide forward, move or capture only.
+        assert_eq!(
+            vectors("ff(4,1)"),
+            vec![(-1, 4, true, true), (1, 4, true, true)]
+        );
+        assert_eq!(
+            vectors("fsm(4,1)"),
+            vec![(-4, 1, true, false), (4, 1, true, false)]
+        );
+        assert_eq!(vectors("c(4,1)").len(), 8);
+        assert!(vectors("c(4,1)").iter().all(|v| !v.2 && v.3));
+        let first = parse("ifm(4,0)").unwrap();
+        assert_eq!(first.len(), 1);
+        assert!(first[0].initial && (first[0].dx, first[0].dy) == (0, 4));
+        // A range makes it ride, as after a letter.
+        assert!(parse("(4,1)2")
+            .unwrap()
+            .iter()
+            .all(|m| m.rider && m.range == 2));
+    }
+
+    #[test]
+    fn explicit_leaper_errors_name_the_place() {
+        let place = |text: &str| {
+            let e = parse(text).unwrap_err();
+            (e.position, e.what)
+        };
+        let (at, what) = place("K(4;1)");
+        assert_eq!(at, 4, "the `;`");
+        assert!(what.contains("`(x,y)`"), "{what}");
+        assert_eq!(place("(4,1").0, 4, "the last character: no `)`");
+        assert_eq!(place("(,1)").0, 2, "no first offset");
+        let (at, what) = place("R(16,1)");
+        assert_eq!(at, 3, "the offset itself");
+        assert!(what.contains("0 to 15"), "{what}");
+        assert!(place("(0,0)").1.contains("goes nowhere"));
+        assert!(place("n(4,1)").1.contains("D and A only"));
+        assert!(place("p(4,1)").1.contains("riders only"));
+        assert!(place("(4,1)(").1.contains("`(x,y)`"));
     }
 }

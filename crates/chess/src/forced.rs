@@ -32,10 +32,10 @@ pub(crate) fn filter<B: Width>(r: &ChessRules, pos: &Pos<B>, moves: &mut MoveLis
             moves.retain(|m| victim_rank(r, pos, m) == Some(best));
             let least = moves
                 .iter()
-                .map(|m| r.capturer_rank[m.piece() as usize])
+                .map(|m| r.capturer_rank[m.piece().index()])
                 .min()
                 .unwrap_or(0);
-            moves.retain(|m| r.capturer_rank[m.piece() as usize] == least);
+            moves.retain(|m| r.capturer_rank[m.piece().index()] == least);
         }
     }
 }
@@ -86,7 +86,7 @@ pub(crate) fn explain<B: Width>(r: &ChessRules, pos: &Pos<B>, legal: &[Move]) ->
             .min_by_key(|&t| r.victim_rank[t])
             .unwrap_or(0)
     };
-    let ct = legal[0].piece() as usize;
+    let ct = legal[0].piece().index();
     let (vname, cname) = (&r.pieces[vt].name, &r.pieces[ct].name);
     let victim_part = if victims.len() == 1 {
         format!(

@@ -143,8 +143,9 @@ impl ChessGame {
             match winner {
                 Some(w) => won[w as usize] = pot,
                 None => {
-                    let survivors: Vec<usize> =
-                        (0..n).filter(|&s| self.pos.is_active(s as u8)).collect();
+                    let survivors: Vec<usize> = (0..n)
+                        .filter(|&s| self.pos.is_active(Seat(s as u8)))
+                        .collect();
                     for &s in &survivors {
                         won[s] = pot / survivors.len() as f64;
                     }
@@ -246,7 +247,10 @@ impl ChessGame {
             return None;
         }
         let us = self.pos.to_move();
-        if !self.pos.has_officer(r, us) || self.pos.in_check(r, us) || self.capture_forced() {
+        if !self.pos.has_officer(r, Seat(us))
+            || self.pos.in_check(r, Seat(us))
+            || self.capture_forced()
+        {
             return None;
         }
         let mut child = ChessGame {
@@ -268,7 +272,7 @@ impl ChessGame {
     /// Bit set of the seats whose king is in check.
     fn check_mask(&self) -> u8 {
         (0..self.rules.num_seats() as u8)
-            .filter(|&s| self.pos.is_active(s) && self.pos.in_check(&self.rules, s))
+            .filter(|&s| self.pos.is_active(Seat(s)) && self.pos.in_check(&self.rules, Seat(s)))
             .fold(0, |m, s| m | 1 << s)
     }
 
@@ -321,7 +325,7 @@ impl ChessGame {
                 None => pos.has_piece_move(r),
             };
             if !has_move {
-                if pos.in_check(r, us) {
+                if pos.in_check(r, Seat(us)) {
                     return Some(Some((EndReason::Checkmate, Some(1 - us))));
                 }
                 match o.stalemate {
@@ -332,7 +336,7 @@ impl ChessGame {
             }
             return Some(later);
         } else if pos.active_count() <= 1 {
-            let winner = (0..r.num_seats() as u8).find(|&s| pos.is_active(s));
+            let winner = (0..r.num_seats() as u8).find(|&s| pos.is_active(Seat(s)));
             return Some(Some((EndReason::Elimination, winner)));
         }
         Some(self.later_end())
@@ -438,8 +442,9 @@ impl ChessGame {
                 };
             }
             None => {
-                let survivors: Vec<usize> =
-                    (0..n).filter(|&s| self.pos.is_active(s as u8)).collect();
+                let survivors: Vec<usize> = (0..n)
+                    .filter(|&s| self.pos.is_active(Seat(s as u8)))
+                    .collect();
                 let k = survivors.len().max(1);
                 for &s in &survivors {
                     seats[s] = SeatOutcome {

@@ -52,6 +52,10 @@
 //! A pawn may also say `promotes_as_start = true`: it becomes the piece that stood on the
 //! square it reaches at the start (`promotes_to` where that was a king or nothing).
 //!
+//! A leaper Betza has no letter for is written by its offsets in parentheses, `(4,1)` (Murray's
+//! giraffe in Grant Acedrex), and takes modifiers as a letter does (`ff(4,1)`, `m(4,1)`); see
+//! [`betza`].
+//!
 //! # Board sizes
 //!
 //! Any board from 1x1 to 16x16. The move generator is generic over the bitboard word

@@ -370,7 +370,7 @@ impl Replay<'_> {
                         let level = extras.get("lf").and_then(Value::as_u64).unwrap_or(0);
                         let is_bottom = |m: &Move| {
                             m.is_phantom()
-                                || (r.pieces[m.piece() as usize].is_pawn()
+                                || (r.pieces[m.piece().index()].is_pawn()
                                     && !many.iter().any(|o| o.is_phantom()))
                         };
                         *many

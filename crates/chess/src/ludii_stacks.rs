@@ -24,7 +24,7 @@
 
 use crate::geometry::{Bitboard, Square};
 use crate::position::{Effects, Move, MoveList, Pos, Sink};
-use crate::rules::{ChessRules, Width};
+use crate::rules::{ChessRules, PieceKind, Width};
 
 impl<B: Width> Pos<B> {
     /// The way a phantom on `s` faces: the forward of the piece standing there, else north.
@@ -140,7 +140,7 @@ impl<B: Width> Pos<B> {
                     }
                 }
                 for to in targets {
-                    pseudo.push(Move::new(sq, to, t));
+                    pseudo.push(Move::new(sq, to, PieceKind(t)));
                 }
             }
         }
@@ -159,10 +159,10 @@ impl<B: Width> Pos<B> {
                 let duplicate = own.contains(s)
                     && !self.ghost.contains(s)
                     && pseudo.iter().any(|m| {
-                        m.from() == s && m.to() == to && self.bottom_type(r, s) == Some(m.piece())
+                        m.from() == s && m.to() == to && self.bottom_type(r, s) == Some(m.piece().0)
                     });
                 if !duplicate {
-                    pseudo.push(Move::phantom(s, to, pawn));
+                    pseudo.push(Move::phantom(s, to, PieceKind(pawn)));
                 }
             }
         }

@@ -462,7 +462,7 @@ pub(crate) fn promotion_in<B: Width>(r: &ChessRules, pos: &Pos<B>, mv: Move) -> 
     if !mv.is_normal() {
         return None;
     }
-    let t = mv.piece();
+    let t = mv.piece().0;
     let p = r.promotion_type(t, mv.to(), r.pieces[t as usize].promotes_to?);
     let seat = pos.to_move;
     if !r.table::<B>(seat, t).promo_zone.contains(mv.to()) {
@@ -508,7 +508,7 @@ pub(crate) fn write_coordinate_in(
         .iter()
         .any(|m| m.is_board_move() && m.from() == mv.from() && m.to() == mv.to() && *m != mv);
     if twin {
-        f.write_char(r.pieces[mv.piece() as usize].letter)?;
+        f.write_char(r.pieces[mv.piece().index()].letter)?;
     }
     write!(f, "{}{}", r.board.name(mv.from()), r.board.name(mv.to()))
 }
@@ -538,7 +538,7 @@ pub(crate) fn write_san_in<B: Width>(
         let _ = write_coordinate_in(r, legal, mv, &mut s);
         return s;
     }
-    let piece = &r.pieces[mv.piece() as usize];
+    let piece = &r.pieces[mv.piece().index()];
     let capture = pos.occ.contains(mv.to());
     let mut s = String::new();
     if piece.is_pawn() {
@@ -736,7 +736,7 @@ pub(crate) fn match_move<B: Width>(
         {
             return false;
         }
-        let piece = &r.pieces[m.piece() as usize];
+        let piece = &r.pieces[m.piece().index()];
         match p.piece {
             Some(l) if l != piece.letter => return false,
             None if !p.coordinate && !piece.is_pawn() => return false,
@@ -779,7 +779,7 @@ pub(crate) fn match_move<B: Width>(
             let mut names: Vec<String> = Vec::new();
             for m in many {
                 let mut s = String::new();
-                s.push(r.pieces[m.piece() as usize].letter);
+                s.push(r.pieces[m.piece().index()].letter);
                 let _ = write!(s, "{}{}", m.from(), m.to());
                 names.push(s);
             }

@@ -173,7 +173,7 @@ libro_core::rule_options! {
         "each seat's default stake (what it pays into the pot each time), unless set when the game is created";
 }
 
-pub use libro_core::options::{OptionKind, OptionSpec};
+pub use libro_core::options::{OptionError, OptionKind, OptionSpec, RuleOptions, Sources};
 
 /// An option of a loaded ruleset, for the lobby and `--help`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -220,9 +220,12 @@ mod tests {
     #[test]
     fn bad_values_list_the_allowed_ones() {
         let mut o = Options::default();
-        let e = o.set("pawn_double_step", "sometimes").unwrap_err();
+        let e = o
+            .set("pawn_double_step", "sometimes")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("until-first-capture | first-move | none"), "{e}");
-        let e = o.set("castling", "true").unwrap_err();
+        let e = o.set("castling", "true").unwrap_err().to_string();
         assert!(e.contains("unknown option `castling`"), "{e}");
         assert!(o.set("stake", "0").is_err());
         assert!(o.set("repetition", "-1").is_err());

@@ -7,8 +7,9 @@ use crate::geometry::{Bitboard, Bits, Square, W256};
 use crate::options::{
     BareKing, CaptureRule, DoubleStep, KingCapture, MateTest, Promotion, Stacking, Stalemate,
 };
-use crate::rules::{ChessRules, Width, MAX_SEATS, MAX_TYPES};
+use crate::rules::{ChessRules, PieceKind, Width, MAX_SEATS, MAX_TYPES};
 use arrayvec::ArrayVec;
+use libro_core::Seat;
 use std::fmt;
 
 /// A move: a piece from one square to another, a pass, or (Ludii's four-player opening) a bet.
@@ -31,21 +32,21 @@ const PHANTOM: u8 = 3;
 impl Move {
     /// A piece of type `piece` moving (or capturing) from `from` to `to`.
     #[inline(always)]
-    pub const fn new(from: Square, to: Square, piece: u8) -> Move {
+    pub const fn new(from: Square, to: Square, piece: PieceKind) -> Move {
         Move {
             from: from.0,
             to: to.0,
-            piece,
+            piece: piece.0,
             kind: NORMAL,
         }
     }
     /// A move of a phantom pawn (Ludii's stacking, see [`crate::options::Stacking`]).
     #[inline(always)]
-    pub const fn phantom(from: Square, to: Square, piece: u8) -> Move {
+    pub const fn phantom(from: Square, to: Square, piece: PieceKind) -> Move {
         Move {
             from: from.0,
             to: to.0,
-            piece,
+            piece: piece.0,
             kind: PHANTOM,
         }
     }
@@ -73,10 +74,10 @@ impl Move {
     pub const fn to(self) -> Square {
         Square(self.to)
     }
-    /// The moving piece's type index.
+    /// The moving piece's type.
     #[inline(always)]
-    pub const fn piece(self) -> u8 {
-        self.piece
+    pub const fn piece(self) -> PieceKind {
+        PieceKind(self.piece)
     }
     pub const fn is_pass(self) -> bool {
         self.kind == PASS
@@ -359,11 +360,11 @@ impl<B: Bits> Sink<B> for MoveList {
         // of the spill.
         if self.inline.remaining_capacity() >= B::SQUARES && self.spilled.is_empty() {
             for to in targets {
-                self.inline.push(Move::new(from, to, piece));
+                self.inline.push(Move::new(from, to, PieceKind(piece)));
             }
         } else {
             for to in targets {
-                self.push(Move::new(from, to, piece));
+                self.push(Move::new(from, to, PieceKind(piece)));
             }
         }
     }
@@ -880,7 +881,7 @@ impl<B: Width> Pos<B> {
                 for to in self.piece_targets::<true>(r, us, t, sq, empty, capt) {
                     let mut child = *self;
                     let mut fx = Effects::default();
-                    child.play_piece(r, Move::new(sq, to, t), &mut fx);
+                    child.play_piece(r, Move::new(sq, to, PieceKind(t)), &mut fx);
                     if !child.in_check_walked(r, us) {
                         legal = legal.with(to);
                     }
@@ -1533,8 +1534,8 @@ impl Position {
         with_pos!(self, p => p.captured)
     }
     /// Whether seat `s` is still in the game.
-    pub fn is_active(&self, s: u8) -> bool {
-        with_pos!(self, p => p.is_active(s))
+    pub fn is_active(&self, s: Seat) -> bool {
+        with_pos!(self, p => p.is_active(s.0))
     }
     /// The number of seats still in the game.
     pub fn active_count(&self) -> u32 {
@@ -1553,12 +1554,12 @@ impl Position {
         with_pos!(self, p => p.stacked.contains(sq))
     }
     /// How many pieces seat `s` has (a shared square counts two).
-    pub fn piece_count(&self, s: u8) -> u32 {
-        with_pos!(self, p => p.piece_count(s))
+    pub fn piece_count(&self, s: Seat) -> u32 {
+        with_pos!(self, p => p.piece_count(s.0))
     }
     /// The squares of seat `s`'s pieces, lowest first.
-    pub fn squares_of(&self, s: u8) -> Vec<Square> {
-        with_pos!(self, p => p.seat_bb[s as usize].collect())
+    pub fn squares_of(&self, s: Seat) -> Vec<Square> {
+        with_pos!(self, p => p.seat_bb[s.index()].collect())
     }
     /// The seat owning the piece(s) on `sq`.
     pub fn seat_at(&self, r: &ChessRules, sq: Square) -> Option<u8> {
@@ -1569,16 +1570,16 @@ impl Position {
         with_pos!(self, p => p.types_at(r, sq))
     }
     /// Where seat `s`'s king stands, if the ruleset has kings and it still has one.
-    pub fn king_square(&self, r: &ChessRules, s: u8) -> Option<Square> {
-        with_pos!(self, p => p.king_square(r, s))
+    pub fn king_square(&self, r: &ChessRules, s: Seat) -> Option<Square> {
+        with_pos!(self, p => p.king_square(r, s.0))
     }
     /// The next active seat after `s` in turn order (`s` itself if it is the only one).
-    pub fn next_active(&self, n: usize, s: u8) -> u8 {
-        with_pos!(self, p => p.next_active(n, s))
+    pub fn next_active(&self, n: usize, s: Seat) -> Seat {
+        Seat(with_pos!(self, p => p.next_active(n, s.0)))
     }
     /// Whether seat `s`'s king is attacked by a seat allowed to capture it.
-    pub fn in_check(&self, r: &ChessRules, s: u8) -> bool {
-        with_pos!(self, p => p.in_check(r, s))
+    pub fn in_check(&self, r: &ChessRules, s: Seat) -> bool {
+        with_pos!(self, p => p.in_check(r, s.0))
     }
     /// The legal moves of the seat to move (see the engine's rules for passes and bets).
     pub fn legal_moves(&self, r: &ChessRules, out: &mut MoveList) {
@@ -1589,8 +1590,8 @@ impl Position {
         with_pos_mut!(self, p => p.play(r, mv))
     }
     /// Whether seat `s` has a piece that is neither royal nor a pawn.
-    pub fn has_officer(&self, r: &ChessRules, s: u8) -> bool {
-        with_pos!(self, p => p.has_officer(r, s))
+    pub fn has_officer(&self, r: &ChessRules, s: Seat) -> bool {
+        with_pos!(self, p => p.has_officer(r, s.0))
     }
     /// The search's null move (two seats only): the other seat to move, nothing moved.
     pub(crate) fn pass_turn(&mut self, r: &ChessRules) {

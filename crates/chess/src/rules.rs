@@ -7,9 +7,11 @@ use crate::geometry::{
     W256,
 };
 use crate::options::{
-    self, BareKing, DoubleStep, FersLeap, ForcedCapture, OptionInfo, Options, Stacking, Stalemate,
+    self, BareKing, DoubleStep, FersLeap, ForcedCapture, OptionInfo, Options, Sources, Stacking,
+    Stalemate,
 };
 use crate::position::{Pos, Position, Repr};
+use libro_core::Seat;
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use std::collections::BTreeMap;
@@ -326,7 +328,8 @@ pub struct ChessRules {
     pub(crate) seats: Vec<SeatInfo>,
     pub(crate) pieces: Vec<PieceInfo>,
     pub(crate) options: Options,
-    option_sources: BTreeMap<&'static str, String>,
+    /// Where each option the file or an override set gets its value.
+    option_sources: Sources,
     /// The readings the file declares, with their chosen values.
     readings: Vec<Reading>,
     /// Types that promote as the start piece of the square they reach (bit set), and that
@@ -720,13 +723,9 @@ impl Loader<'_> {
     }
 
     /// `[rules]`: each a known option with a value it allows and where it comes from.
-    fn rules(
-        &self,
-        def: &FileDef,
-        nseats: usize,
-    ) -> Result<(Options, BTreeMap<&'static str, String>), RulesetError> {
+    fn rules(&self, def: &FileDef, nseats: usize) -> Result<(Options, Sources), RulesetError> {
         let mut opts = Options::default();
-        let mut sources: BTreeMap<&'static str, String> = BTreeMap::new();
+        let mut sources = Sources::default();
         for (key, rd) in &def.rules.0 {
             let field = format!("rules.{key}");
             let spec = options::spec(key).ok_or_else(|| {
@@ -759,8 +758,9 @@ impl Loader<'_> {
                     ))
                 }
             };
-            opts.set(key, &value)
-                .map_err(|e| self.at(rd, format!("{field}.value"), e))?;
+            sources
+                .set(&mut opts, key, &value, r.from.clone())
+                .map_err(|e| self.at(rd, format!("{field}.value"), e.to_string()))?;
             if spec.multi_seat && nseats <= 2 {
                 return Err(self.at(
                     rd,
@@ -775,7 +775,6 @@ impl Loader<'_> {
                     format!("rule `{key}` must say where it comes from (`from`)"),
                 ));
             }
-            sources.insert(spec.name, r.from.clone());
         }
         Ok((opts, sources))
     }
@@ -1275,7 +1274,7 @@ fn apply_overrides<'o>(
     overrides: &'o [(String, String)],
     nseats: usize,
     opts: &mut Options,
-    sources: &mut BTreeMap<&'static str, String>,
+    sources: &mut Sources,
 ) -> Result<BTreeMap<&'o str, &'o str>, RulesetError> {
     let mut readings = BTreeMap::new();
     for (key, value) in overrides {
@@ -1290,8 +1289,9 @@ fn apply_overrides<'o>(
                 "option `{key}` applies only to games with more than two seats"
             )));
         }
-        opts.set(key, value).map_err(err)?;
-        sources.insert(spec.name, "--option".into());
+        sources
+            .set(opts, key, value, "--option")
+            .map_err(|e| err(e.to_string()))?;
     }
     Ok(readings)
 }
@@ -1487,8 +1487,8 @@ impl ChessRules {
         };
         if let Some(k) = royal {
             for s in 0..nseats as u8 {
-                if let Some(ksq) = start.king_square(&rules, s) {
-                    if start.in_check(&rules, s) {
+                if let Some(ksq) = start.king_square(&rules, Seat(s)) {
+                    if start.in_check(&rules, Seat(s)) {
                         return Err(ld.at(
                             &def.setup,
                             "setup",
@@ -1541,19 +1541,17 @@ impl ChessRules {
     }
     /// The options with their current values, allowed values, explanations and sources.
     pub fn options(&self) -> Vec<OptionInfo> {
-        let family = options::SPECS
-            .iter()
-            .filter(|s| !s.multi_seat || self.seats.len() > 2)
-            .map(|s| OptionInfo {
-                name: s.name.into(),
-                value: self.options.get(s.name),
-                allowed: s.kind.allowed(),
-                explanation: s.explanation.into(),
-                source: self
-                    .option_sources
-                    .get(s.name)
-                    .cloned()
-                    .unwrap_or_else(|| "family default".into()),
+        let family = self
+            .option_sources
+            .listing(&self.options, "family default")
+            .into_iter()
+            .filter(|o| !o.spec.multi_seat || self.seats.len() > 2)
+            .map(|o| OptionInfo {
+                name: o.spec.name.into(),
+                value: o.value,
+                allowed: o.spec.kind.allowed(),
+                explanation: o.spec.explanation.into(),
+                source: o.source,
             });
         let readings = self.readings.iter().map(|r| OptionInfo {
             name: r.name.clone().into(),

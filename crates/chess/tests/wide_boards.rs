@@ -225,3 +225,78 @@ fn grant_acedrex_pawns_become_the_piece_of_the_square_they_reach() {
         Some("aanca")
     );
 }
+
+/// Grant Acedrex's pieces with Murray's giraffe, a (4,1) leaper written by its offsets.
+fn murray_pieces() -> Arc<ChessRules> {
+    let text = GRANT_PIECES.replace(r#"betza = "Z""#, r#"betza = "(4,1)""#);
+    assert_ne!(text, GRANT_PIECES);
+    load(&text, "grant-pieces-murray")
+}
+
+fn count_with(r: &Arc<ChessRules>, board: &str, depth: u32) -> u64 {
+    let g = ChessGame::from_position(r, &format!("{board} w - - 0 1"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    perft(r, g.position(), depth)
+}
+
+#[test]
+fn murray_s_giraffe_leaps_four_and_one() {
+    let r = murray_pieces();
+    // From the corner l1 (file 11, rank 0): only (-1,+4) k5 and (-4,+1) h2; the other six
+    // leave the board. 2, and the king's b1 a2 b2: 5.
+    assert_eq!(
+        count_with(&r, "11k/12/12/12/12/12/12/12/12/12/12/K10G", 1),
+        5
+    );
+    // From f6 (5,5), central: all eight land, g10 e10 g2 e2 j7 j5 b7 b5 (files 1 to 9,
+    // ranks 1 to 9): 8, and 3: 11.
+    assert_eq!(count_with(&r, &alone('G'), 1), 11);
+    // From b2 (1,1): c6 a6 f3 f1 (the other four need a file or rank below 0): 4; the
+    // king on a1 has b1 a2 (b2 holds its giraffe): 2. 6.
+    assert_eq!(
+        count_with(&r, "11k/12/12/12/12/12/12/12/12/12/1G10/K11", 1),
+        6
+    );
+}
+
+#[test]
+fn murray_s_giraffe_perft_of_a_small_position() {
+    // White: king a1, giraffe f6. Black: king l12, pawn g10 (moving south).
+    // Depth 1: the king's b1 a2 b2 (3) and the giraffe's eight leaps, g10 now a capture
+    // (8): 11.
+    // Depth 2, black's replies: the king's k12 k11 l11 unless the giraffe attacks them, and
+    // the pawn's g9 (nothing white stands on f9 or h9 to capture).
+    //   after a king move the giraffe on f6 attacks none of them: 3 x (3 + 1) = 12;
+    //   Gxg10: the pawn is gone, and from g10 the giraffe attacks k11 (+4,+1): 2;
+    //   Gj7: attacks k11 (+1,+4): 2 + 1 = 3;
+    //   Ge10, Gg2, Ge2, Gj5, Gb7, Gb5: none of the three: 6 x 4 = 24.
+    // 12 + 2 + 3 + 24 = 41.
+    let r = murray_pieces();
+    let board = "11k/12/6p5/12/12/12/5G6/12/12/12/12/K11";
+    assert_eq!(count_with(&r, board, 1), 11);
+    assert_eq!(count_with(&r, board, 2), 41);
+}
+
+#[test]
+fn grant_acedrex_with_murray_s_giraffe_counted_by_hand() {
+    // At the start the giraffes on d1 and i1 leap, with (4,1): from d1 (3,0) to c5 e5
+    // (over the pawns on rank 4) and h2 (7,1); from i1 (8,0) to h5 j5 and e2 (4,1) (m2 is
+    // off the board): 6, where the (3,2) leaps had a3 g3 / f3 l3 (4). 59 - 4 + 6 = 61.
+    let r = grant(&[("giraffe", "murray")]);
+    assert_eq!(perft(&r, &r.start_position(), 1), 61);
+    let giraffe = r
+        .options()
+        .into_iter()
+        .find(|o| o.name == "giraffe")
+        .unwrap();
+    assert_eq!(giraffe.value, "murray");
+    assert!(giraffe.allowed.contains("three-and-two"));
+    let default = grant(&[]);
+    let option = default
+        .options()
+        .into_iter()
+        .find(|o| o.name == "giraffe")
+        .unwrap();
+    assert_eq!(option.value, "three-and-two");
+    assert!(option.source.contains("Murray"), "{}", option.source);
+}

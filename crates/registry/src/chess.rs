@@ -7,7 +7,7 @@ use crate::family::{
 use crate::view::{BoardView, GridView, SquareView, StakesView};
 use libro_chess::options as chess_options;
 use libro_chess::{notation, ChessGame, ChessRules, Move};
-use libro_core::{Game, Ruleset};
+use libro_core::{Game, Ruleset, Seat};
 use std::sync::Arc;
 
 impl FamilyRules for ChessRules {
@@ -27,16 +27,7 @@ impl FamilyRules for ChessRules {
                 // A family option has its spec; a reading the file declares (Grant
                 // Acedrex's `unicorn`, say) is a choice among the values it lists.
                 let (kind, multi_seat) = match chess_options::spec(&o.name) {
-                    Some(spec) => (
-                        match spec.kind {
-                            chess_options::OptionKind::Choice(values) => OptionKind::Choice {
-                                values: values.iter().map(|v| v.to_string()).collect(),
-                            },
-                            chess_options::OptionKind::Bool => OptionKind::Bool,
-                            chess_options::OptionKind::Number { min } => OptionKind::Number { min },
-                        },
-                        spec.multi_seat,
-                    ),
+                    Some(spec) => (OptionKind::from(spec.kind), spec.multi_seat),
                     None => (
                         OptionKind::Choice {
                             values: o.allowed.split(" | ").map(str::to_string).collect(),
@@ -123,7 +114,7 @@ impl FamilyGame for ChessGame {
         let squares = r.board().squares() as u64;
         let types = r.pieces().len() as u64;
         let board_move = (mv.from().index() as u64 * squares + mv.to().index() as u64) * types
-            + u64::from(mv.piece());
+            + u64::from(mv.piece().0);
         1 + BETS + board_move * 2 + u64::from(mv.is_phantom())
     }
     fn forced_note(&self) -> Option<String> {
@@ -142,7 +133,7 @@ impl FamilyGame for ChessGame {
     }
     fn in_play(&self) -> Vec<bool> {
         (0..self.num_seats() as u8)
-            .map(|s| self.position().is_active(s))
+            .map(|s| self.position().is_active(Seat(s)))
             .collect()
     }
     fn ledger(&self) -> Option<Ledger> {
@@ -176,17 +167,20 @@ fn grid_view(g: &ChessGame) -> GridView {
     }
     let n = r.seats().len();
     let check: Vec<String> = (0..n as u8)
+        .map(Seat)
         .filter(|&s| pos.is_active(s) && pos.in_check(r, s))
         .filter_map(|s| pos.king_square(r, s).map(|k| board.name(k).to_string()))
         .collect();
-    let active: Vec<bool> = (0..n as u8).map(|s| pos.is_active(s)).collect();
+    let active: Vec<bool> = (0..n as u8).map(|s| pos.is_active(Seat(s))).collect();
     let stakes = (n > 2).then(|| StakesView {
         stakes: g.stakes(),
         paid: g.paid(),
         pot: g.pot(),
         balances: g.balances(),
         out: g.eliminated().to_vec(),
-        targets: (0..n as u8).map(|s| pos.next_active(n, s)).collect(),
+        targets: (0..n as u8)
+            .map(|s| pos.next_active(n, Seat(s)).0)
+            .collect(),
     });
     GridView {
         position: g.to_string(),
@@ -289,7 +283,7 @@ impl UciGame for ChessGame {
         if let Some(p) = notation::promotion(rules, self.position(), mv) {
             text.push(rules.piece(p).uci_letter.to_ascii_lowercase());
         } else if mv.is_board_move()
-            && rules.pieces()[mv.piece() as usize].uci_marks_first_move
+            && rules.pieces()[mv.piece().index()].uci_marks_first_move
             && self.position().is_unmoved(mv.from())
         {
             text.push('+');

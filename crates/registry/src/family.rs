@@ -20,6 +20,20 @@ pub enum OptionKind {
     Number { min: u32 },
 }
 
+impl From<libro_core::options::OptionKind> for OptionKind {
+    /// A family's declared kind (libro-core's [`rule_options!`](libro_core::rule_options)).
+    fn from(kind: libro_core::options::OptionKind) -> OptionKind {
+        use libro_core::options::OptionKind as Declared;
+        match kind {
+            Declared::Choice(values) => OptionKind::Choice {
+                values: values.iter().map(|v| v.to_string()).collect(),
+            },
+            Declared::Bool => OptionKind::Bool,
+            Declared::Number { min } => OptionKind::Number { min },
+        }
+    }
+}
+
 impl OptionKind {
     /// The allowed values in one line, e.g. `until-first-capture | first-move | none`.
     pub fn allowed(&self) -> String {

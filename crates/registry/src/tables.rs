@@ -31,13 +31,13 @@ impl FamilyRules for TablesRules {
             .map(|o| OptionInfo {
                 name: o.name.to_string(),
                 value: o.value.clone(),
-                kind: if o.allowed == ["false", "true"] || o.allowed == ["true", "false"] {
-                    OptionKind::Bool
-                } else {
-                    OptionKind::Choice {
+                // Every listed option is one the family declares.
+                kind: libro_tables::options::spec(o.name).map_or_else(
+                    || OptionKind::Choice {
                         values: o.allowed.iter().map(|v| v.to_string()).collect(),
-                    }
-                },
+                    },
+                    |spec| OptionKind::from(spec.kind),
+                ),
                 explanation: o.explanation.to_string(),
                 source: o.source.clone(),
                 multi_seat: false,

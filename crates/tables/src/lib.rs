@@ -21,6 +21,7 @@ mod eval;
 mod game;
 mod movegen;
 mod notation;
+pub mod options;
 mod rules;
 mod turn;
 

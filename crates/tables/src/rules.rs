@@ -33,6 +33,9 @@ use crate::board::Board;
 use crate::dice::{all_rolls, Dice, MAX_DICE, MAX_SIDES};
 use crate::game::{PositionError, TablesGame};
 use crate::notation::BAR;
+pub use crate::options::BearOff;
+use crate::options::{Doubles, Options, Unplayable, SPECS};
+use libro_core::options::{OptionError, OptionKind, Sources};
 use libro_core::{Chance, Ruleset};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -73,16 +76,6 @@ pub enum RulesetError {
     },
 }
 
-/// How checkers are borne off.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum BearOff {
-    /// A die of n bears off from point n; a die higher than the highest occupied point bears
-    /// off from that point.
-    Standard,
-    /// A die of n bears off only from point n.
-    Exact,
-}
-
 /// A rule option of the loaded ruleset, for front ends to show and users to switch.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct RuleOption {
@@ -96,55 +89,6 @@ pub struct RuleOption {
     /// Where the file's value comes from, as the file says.
     pub source: String,
 }
-
-struct OptionDef {
-    name: &'static str,
-    allowed: &'static [&'static str],
-    default: &'static str,
-    explanation: &'static str,
-    /// Listed by [`TablesRules::options`] even when the file does not set it (the first
-    /// option, kept so for files written before the others existed); the others are listed
-    /// when the file or an override sets them.
-    always: bool,
-}
-
-/// The points a checker may enter on first (`entry`): 7 to 24, highest first.
-const ENTRY_POINTS: &[&str] = &[
-    "24", "23", "22", "21", "20", "19", "18", "17", "16", "15", "14", "13", "12", "11", "10", "9",
-    "8", "7",
-];
-
-/// The options every tables ruleset has; a file sets their values and sources.
-const OPTIONS: &[OptionDef] = &[
-    OptionDef {
-        name: "bear_off",
-        allowed: &["standard", "exact"],
-        default: "standard",
-        explanation: "standard: a die higher than the highest occupied point bears off from that point; exact: a die bears off only from its own point",
-        always: true,
-    },
-    OptionDef {
-        name: "doubles",
-        allowed: &["once", "roll-again"],
-        default: "once",
-        explanation: "once: dice showing the same number are played once each, like any roll; roll-again: after playing a roll whose dice all show the same number, the same player rolls again",
-        always: false,
-    },
-    OptionDef {
-        name: "unplayable",
-        allowed: &["lost", "to-opponent"],
-        default: "lost",
-        explanation: "without the falla, dice a player cannot play are lost; to-opponent: the opponent plays them on its next turn instead of rolling (once: what it cannot play of them is lost)",
-        always: false,
-    },
-    OptionDef {
-        name: "entry",
-        allowed: ENTRY_POINTS,
-        default: "24",
-        explanation: "the own point a checker on the bar (or in hand) enters on with a 1; a die of n enters it on point entry + 1 - n, so 24 enters in the first table of the path",
-        always: false,
-    },
-];
 
 /// A loaded tables ruleset: the board, paths, setup, dice and rules of one game of the
 /// family, shared behind an `Arc` by every game played under it.
@@ -194,7 +138,7 @@ struct File {
     dice: DiceSpec,
     contact: ContactSpec,
     #[serde(default)]
-    options: BTreeMap<String, Spanned<OptionSpec>>,
+    options: BTreeMap<String, Spanned<FileOption>>,
 }
 
 /// `[setup]` read again when it is the same for both players, for the line of each entry
@@ -264,7 +208,7 @@ struct ContactSpec {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct OptionSpec {
+struct FileOption {
     value: Spanned<String>,
     source: String,
 }
@@ -622,53 +566,33 @@ impl TablesRules {
             ));
         }
 
-        let mut options: Vec<(RuleOption, bool)> = Vec::new();
+        // The options: the family declares them (crate::options), the file sets some with
+        // their sources, and overrides change their values.
+        let mut values = Options::default();
+        let mut sources = Sources::default();
         for (key, spec) in &file.options {
-            if !OPTIONS.iter().any(|d| d.name == key) {
-                return Err(invalid(
-                    spec.span(),
-                    format!(
-                        "unknown option `{key}`; tables options are: {}",
-                        option_names()
+            let file_option = spec.get_ref();
+            let v = file_option.value.get_ref();
+            sources
+                .set(&mut values, key, v, file_option.source.clone())
+                .map_err(|e| match e {
+                    OptionError::Unknown { .. } => invalid(
+                        spec.span(),
+                        format!(
+                            "unknown option `{key}`; tables options are: {}",
+                            option_names()
+                        ),
                     ),
-                ));
-            }
+                    OptionError::BadValue { name, kind, .. } => invalid(
+                        file_option.value.span(),
+                        format!(
+                            "option {name} = `{v}`: allowed values are {}",
+                            allowed_values(kind)
+                        ),
+                    ),
+                })?;
         }
-        for def in OPTIONS {
-            let value_source = match file.options.get(def.name) {
-                Some(spec) => {
-                    let spec = spec.get_ref();
-                    let v = spec.value.get_ref();
-                    if !def.allowed.contains(&v.as_str()) {
-                        return Err(invalid(
-                            spec.value.span(),
-                            format!(
-                                "option {} = `{v}`: allowed values are {}",
-                                def.name,
-                                def.allowed.join(", ")
-                            ),
-                        ));
-                    }
-                    (v.clone(), spec.source.clone(), true)
-                }
-                None => (
-                    def.default.to_string(),
-                    format!("the tables family's default (not set in {origin})"),
-                    def.always,
-                ),
-            };
-            let (value, source, listed) = value_source;
-            options.push((
-                RuleOption {
-                    name: def.name,
-                    value,
-                    allowed: def.allowed,
-                    explanation: def.explanation,
-                    source,
-                },
-                listed,
-            ));
-        }
+        let default_source = format!("the tables family's default (not set in {origin})");
         for (name, value) in overrides {
             let bad = |reason: String| RulesetError::Override {
                 origin: origin.to_string(),
@@ -676,37 +600,23 @@ impl TablesRules {
                 value: value.clone(),
                 reason,
             };
-            let (option, listed) = options
-                .iter_mut()
-                .find(|(o, _)| o.name == name)
-                .ok_or_else(|| {
-                    bad(format!(
+            // An override keeps the source the listing showed (the file's, or the default's).
+            let source = sources.get(name).unwrap_or(&default_source).to_string();
+            sources
+                .set(&mut values, name, value, source)
+                .map_err(|e| match e {
+                    OptionError::Unknown { .. } => bad(format!(
                         "no such option; tables options are: {}",
                         option_names()
-                    ))
+                    )),
+                    OptionError::BadValue { kind, .. } => {
+                        bad(format!("allowed values are {}", allowed_values(kind)))
+                    }
                 })?;
-            if !option.allowed.contains(&value.as_str()) {
-                return Err(bad(format!(
-                    "allowed values are {}",
-                    option.allowed.join(", ")
-                )));
-            }
-            option.value = value.clone();
-            *listed = true;
         }
-        let value_of = |name: &str| {
-            options
-                .iter()
-                .find(|(o, _)| o.name == name)
-                .map_or("", |(o, _)| o.value.as_str())
-                .to_string()
-        };
-        let bear_off = match value_of("bear_off").as_str() {
-            "exact" => BearOff::Exact,
-            _ => BearOff::Standard,
-        };
-        let roll_again = value_of("doubles") == "roll-again";
-        let give_unplayable = value_of("unplayable") == "to-opponent";
+        let bear_off = values.bear_off;
+        let roll_again = values.doubles == Doubles::RollAgain;
+        let give_unplayable = values.unplayable == Unplayable::ToOpponent;
         if give_unplayable && file.dice.falla {
             let line = file
                 .options
@@ -718,7 +628,7 @@ impl TablesRules {
                 reason: "unplayable = to-opponent: with the falla no die is ever left unplayed (the player loses); set `falla = false`".into(),
             });
         }
-        let entry: u8 = value_of("entry").parse().unwrap_or(POINTS);
+        let entry = values.entry.0;
         if entry < sides {
             let line = file
                 .options
@@ -732,10 +642,17 @@ impl TablesRules {
                 ),
             });
         }
-        let options: Vec<RuleOption> = options
+        let options: Vec<RuleOption> = sources
+            .listing(&values, &default_source)
             .into_iter()
-            .filter(|(_, listed)| *listed)
-            .map(|(o, _)| o)
+            .filter(|o| !o.spec.quiet || o.set)
+            .map(|o| RuleOption {
+                name: o.spec.name,
+                value: o.value,
+                allowed: o.spec.kind.values().unwrap_or(&[]),
+                explanation: o.spec.explanation,
+                source: o.source,
+            })
             .collect();
 
         Ok(TablesRules {
@@ -869,19 +786,18 @@ impl TablesRules {
 }
 
 fn option_names() -> String {
-    OPTIONS
-        .iter()
-        .map(|d| d.name)
-        .collect::<Vec<_>>()
-        .join(", ")
+    SPECS.iter().map(|d| d.name).collect::<Vec<_>>().join(", ")
+}
+
+/// An option's values as the family's messages list them (`standard, exact`).
+fn allowed_values(kind: OptionKind) -> String {
+    kind.values()
+        .map_or_else(|| kind.allowed(), |values| values.join(", "))
 }
 
 impl fmt::Display for BearOff {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            BearOff::Standard => "standard",
-            BearOff::Exact => "exact",
-        })
+        f.write_str(&libro_core::options::OptionValue::write(*self))
     }
 }
 

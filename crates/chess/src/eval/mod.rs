@@ -11,7 +11,7 @@ use crate::game::ChessGame;
 use crate::geometry::{Bitboard, Bits, Board, Square, W256};
 use crate::options::{BareKing, DoubleStep, ForcedCapture, Promotion, Stacking};
 use crate::position::{with_pos, Move, MoveList, Pos, Sink};
-use crate::rules::{ChessRules, Width, MAX_SEATS, MAX_TYPES};
+use crate::rules::{ChessRules, PieceKind, Width, MAX_SEATS, MAX_TYPES};
 use libro_core::{Game, Heuristic, Seat};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -925,11 +925,11 @@ impl<B: Bits> Sink<B> for TacticalSink<'_, B> {
     #[inline(always)]
     fn add(&mut self, from: Square, piece: u8, targets: Bitboard<B>) {
         for to in targets & (self.enemy | self.promo[piece as usize]) {
-            self.out.push(Move::new(from, to, piece));
+            self.out.push(Move::new(from, to, PieceKind(piece)));
         }
     }
     fn push_move(&mut self, mv: Move) {
-        if self.enemy.contains(mv.to()) || self.promo[mv.piece() as usize].contains(mv.to()) {
+        if self.enemy.contains(mv.to()) || self.promo[mv.piece().index()].contains(mv.to()) {
             self.out.push(mv);
         }
     }
@@ -1018,7 +1018,7 @@ fn exchange<B: Width>(r: &ChessRules, pos: &Pos<B>, t: &Tables, mv: Move) -> i32
     let mut gain = [0i32; 32];
     gain[0] = victim_value(r, pos, t, to);
     let mut occ = pos.occ.without(from);
-    let mut on_square = worth(mv.piece() as usize);
+    let mut on_square = worth(mv.piece().index());
     let mut side = 1 - pos.to_move;
     let mut d = 0;
     while d + 1 < gain.len() {
@@ -1089,7 +1089,7 @@ impl libro_core::Census for ChessGame {
         let mover = pos.to_move();
         let capture = pos.seat_at(self.rules(), to).is_some_and(|s| s != mover);
         out(libro_core::Landing {
-            piece: mv.piece(),
+            piece: mv.piece().0,
             cell: u16::from(to.0),
             capture,
         });
@@ -1149,7 +1149,7 @@ impl Heuristic for ChessGame {
         let r = self.rules();
         mv.is_board_move()
             && with_pos!(self.position(), pos => {
-                enemy(r, pos).contains(mv.to()) || promotes(r, pos, mv.piece(), mv.to())
+                enemy(r, pos).contains(mv.to()) || promotes(r, pos, mv.piece().0, mv.to())
             })
     }
 
@@ -1162,14 +1162,14 @@ impl Heuristic for ChessGame {
         }
         let t = tables(self.rules());
         let r = self.rules();
-        let piece = mv.piece() as usize;
+        let piece = mv.piece().index();
         let (from, to) = (mv.from(), mv.to());
         with_pos!(self.position(), pos => {
             let mut score = 0;
             if enemy(r, pos).contains(to) {
                 score += 16 * victim_value(r, pos, &t, to) - t.value[piece] / 8;
             }
-            if promotes(r, pos, mv.piece(), to) {
+            if promotes(r, pos, mv.piece().0, to) {
                 score += 16 * (FERS - PAWN);
             }
             if score != 0 {
@@ -1242,7 +1242,7 @@ impl Heuristic for ChessGame {
             return false;
         }
         self.position()
-            .in_check(self.rules(), self.position().to_move())
+            .in_check(self.rules(), Seat(self.position().to_move()))
             || self.capture_forced()
     }
 }
