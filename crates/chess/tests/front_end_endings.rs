@@ -26,12 +26,24 @@ fn a_lone_king_cannot_win_where_it_can_neither_mate_nor_stalemate_nor_bare() {
     let rook = game("acedrex", &[], "4k3/8/8/8/8/8/8/R3K3 w - x 0 1");
     assert!(rook.can_win(0) && rook.can_win(1));
     // Where a stalemated side passes (Ludii's reading) or stalemate draws, it cannot.
-    let pass = game("acedrex", &[("stalemate", "pass")], "4k3/8/8/8/8/8/8/R3K3 w - x 0 1");
+    let pass = game(
+        "acedrex",
+        &[("stalemate", "pass")],
+        "4k3/8/8/8/8/8/8/R3K3 w - x 0 1",
+    );
     assert!(pass.can_win(0) && !pass.can_win(1));
-    let draw = game("acedrex", &[("stalemate", "draw")], "4k3/8/8/8/8/8/8/R3K3 w - x 0 1");
+    let draw = game(
+        "acedrex",
+        &[("stalemate", "draw")],
+        "4k3/8/8/8/8/8/8/R3K3 w - x 0 1",
+    );
     assert!(!draw.can_win(1));
     // A pawn is enough: it may promote.
-    let pawn = game("acedrex", &[("stalemate", "draw")], "4k3/8/8/8/8/8/P7/4K3 b - x 0 1");
+    let pawn = game(
+        "acedrex",
+        &[("stalemate", "draw")],
+        "4k3/8/8/8/8/8/P7/4K3 b - x 0 1",
+    );
     assert!(pawn.can_win(0) && !pawn.can_win(1));
 }
 
@@ -59,7 +71,11 @@ fn a_seat_dropped_from_cuatro_tiempos_leaves_the_board_pays_and_the_turn_passes_
     assert!(g.drop_seat(0));
     assert_eq!(g.position().piece_count(0), 0);
     assert_eq!(g.eliminated(), &[0]);
-    assert_eq!(g.turn(), libro_core::Turn::Seat(libro_core::Seat(1)), "Red's turn");
+    assert_eq!(
+        g.turn(),
+        libro_core::Turn::Seat(libro_core::Seat(1)),
+        "Red's turn"
+    );
     // As a seat whose king is taken: its stake again for each of its eight pieces.
     assert_eq!(g.paid(), vec![1 + 8, 2, 1, 1]);
     assert!(!g.drop_seat(0), "already out");
@@ -67,7 +83,11 @@ fn a_seat_dropped_from_cuatro_tiempos_leaves_the_board_pays_and_the_turn_passes_
     assert_eq!(g.result(), None);
     // Red (now to move) and then Black out: White is left and wins.
     assert!(g.drop_seat(1));
-    assert_eq!(g.turn(), libro_core::Turn::Seat(libro_core::Seat(2)), "Black's turn");
+    assert_eq!(
+        g.turn(),
+        libro_core::Turn::Seat(libro_core::Seat(2)),
+        "Black's turn"
+    );
     assert!(g.drop_seat(2));
     let result = g.result().expect("one seat left");
     assert_eq!(result.reason, EndReason::Elimination);

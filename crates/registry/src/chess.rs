@@ -7,7 +7,7 @@ use crate::family::{
 use crate::view::{BoardView, GridView, SquareView, StakesView};
 use libro_chess::options as chess_options;
 use libro_chess::{notation, ChessGame, ChessRules, Move};
-use libro_core::{Game, Ruleset};
+use libro_core::{Game, Ruleset, Seat};
 use std::sync::Arc;
 
 impl FamilyRules for ChessRules {
@@ -144,6 +144,12 @@ impl FamilyGame for ChessGame {
         (0..self.num_seats() as u8)
             .map(|s| self.position().is_active(s))
             .collect()
+    }
+    fn drop_seat(&mut self, seat: Seat) -> bool {
+        ChessGame::drop_seat(self, seat.0)
+    }
+    fn can_win(&self, seat: Seat) -> bool {
+        ChessGame::can_win(self, seat.0)
     }
     fn ledger(&self) -> Option<Ledger> {
         (self.num_seats() > 2).then(|| Ledger {

@@ -4,7 +4,7 @@
 //! [`crate::DynGame`], or generically through [`crate::Visit`], and never name a family.
 
 use crate::view::BoardView;
-use libro_core::{Census, Ruleset};
+use libro_core::{Census, Ruleset, Seat};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -159,6 +159,17 @@ pub trait FamilyGame: Census {
     /// Which seats are still playing (four-player chess eliminates seats; elsewhere all).
     fn in_play(&self) -> Vec<bool> {
         vec![true; self.num_seats()]
+    }
+    /// Takes `seat` out of play as the rules eliminate a seat (for a front end's ending: a
+    /// seat out of time in a game of more than two seats), the others playing on; `false`,
+    /// nothing changed, where the game cannot go on without it.
+    fn drop_seat(&mut self, _seat: Seat) -> bool {
+        false
+    }
+    /// Whether `seat` could still win by some series of legal moves (`true` when unsure):
+    /// a seat out of time against one that cannot loses nothing but draws.
+    fn can_win(&self, _seat: Seat) -> bool {
+        true
     }
     /// The moves of the seat to move as a tree of part-moves (a tables turn die by die),
     /// where a move is made of parts a player picks one by one.
