@@ -218,3 +218,27 @@ pub trait UciGame: FamilyGame {
     /// Forgets earlier positions, so that play goes on past a repetition (the GUI referees).
     fn forget_repetitions(&mut self);
 }
+
+/// A piece a board editor places: the square's name, the seat and the piece's letter.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    pub square: String,
+    pub seat: u8,
+    pub piece: String,
+}
+
+/// Why placed pieces make no position: `problem` a stable name (`kings`, `unpromoted`,
+/// `square`, `piece`, `seat`, …), `message` what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct PlaceError {
+    pub problem: &'static str,
+    pub message: String,
+}
+
+impl PlaceError {
+    pub fn new(problem: &'static str, message: String) -> PlaceError {
+        PlaceError { problem, message }
+    }
+}
