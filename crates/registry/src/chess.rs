@@ -580,7 +580,10 @@ mod tests {
         let problem = |list: &[(&str, u8, &str)], to_move| {
             rules.place(&placed(list), to_move).unwrap_err().problem
         };
-        assert_eq!(problem(&[("e1", 0, "K"), ("d1", 0, "K"), ("e8", 1, "K")], 0), "kings");
+        assert_eq!(
+            problem(&[("e1", 0, "K"), ("d1", 0, "K"), ("e8", 1, "K")], 0),
+            "kings"
+        );
         assert_eq!(problem(&[("e1", 0, "K")], 0), "kings", "Black has no king");
         assert_eq!(problem(&[("e1", 0, "K"), ("e7", 1, "P")], 0), "kings");
         assert_eq!(

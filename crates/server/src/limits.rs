@@ -211,3 +211,6 @@ mod tests {
         );
     }
 }
+
+/// The most pieces the analysis board's editor may place (a 16x16 board's squares).
+pub const MAX_PLACED_PIECES: usize = 256;
