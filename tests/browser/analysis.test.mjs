@@ -1,4 +1,5 @@
 // Browser tests of the analysis board: setting up a position (a malformed one is named),
+// the board editor (pieces placed, a refused position named, play from the one set up),
 // moves for either side by click and from the list, stepping back, the engine's analysis of
 // a chess position and of a Fallas position waiting for dice, and the Analyse button of a
 // game page. Needs a running `libro serve`:
@@ -133,6 +134,53 @@ for (const width of [1280, 390]) {
     assert.equal(await page.locator("#line li").count(), 2);
     await noSideScroll(page);
     await shot(page, `analysis-board-${width}`);
+    await page.close();
+  });
+
+  test(`analysis board at ${width} px: the editor places pieces, names a position the rules refuse, and play goes on from the one set up`, async () => {
+    const page = await newPage(width);
+    await page.goto(`${BASE}/analysis?ruleset=acedrex`);
+    await page.waitForFunction(() => document.body.dataset.position, null, POLL);
+    await page.click("#edit");
+    await page.waitForFunction(() => document.body.dataset.editing === "yes", null, POLL);
+    // Every side's pieces of the ruleset: king, fers, fil, knight, rook, pawn for each.
+    assert.equal(await page.locator('.piece-pick[data-seat="0"]').count(), 6);
+    assert.equal(await page.locator('.piece-pick[data-seat="1"]').count(), 6);
+    // An empty board has no kings: refused, saying so.
+    await page.click("#edit-clear");
+    await page.waitForFunction(() => document.body.dataset.editError === "yes", null, POLL);
+    assert.match(await page.textContent("#edit-error"), /each side needs exactly one king/);
+    // The mate-in-one position, piece by piece (White was to move at the start).
+    const place = async (seat, piece, sq) => {
+      await page.click(`.piece-pick[data-seat="${seat}"][data-piece="${piece}"]`);
+      await page.click(`[data-sq="${sq}"]`);
+    };
+    await place(0, "K", "e6");
+    await place(1, "K", "e8");
+    await place(0, "R", "a1");
+    await page.waitForFunction((p) => document.body.dataset.editPosition === p, MATE_IN_ONE, POLL);
+    // A white pawn on the eighth rank is refused by name; the eraser takes it off again.
+    await place(0, "P", "c8");
+    await page.waitForFunction(() => document.body.dataset.editError === "yes", null, POLL);
+    assert.match(await page.textContent("#edit-error"), /pawn stands unpromoted/);
+    await page.click("#erase");
+    await page.click('[data-sq="c8"]');
+    await page.waitForFunction((p) => document.body.dataset.editPosition === p, MATE_IN_ONE, POLL);
+    // Black to move, then White again.
+    await page.selectOption("#edit-to-move", "1");
+    await page.waitForFunction(() => document.body.dataset.editPosition === "4k3/8/4K3/8/8/8/8/R7 b - x 0 1", null, POLL);
+    await page.selectOption("#edit-to-move", "0");
+    await page.waitForFunction((p) => document.body.dataset.editPosition === p, MATE_IN_ONE, POLL);
+    await noSideScroll(page);
+    await shot(page, `analysis-editor-${width}`);
+    // Done: the analysis goes on from the position set up, and the mate is played.
+    await page.click("#edit");
+    await page.waitForFunction((p) => document.body.dataset.editing === "" && document.body.dataset.position === p, MATE_IN_ONE, POLL);
+    assert.match(page.url(), /position=4k3/);
+    await page.click('[data-sq="a1"]');
+    await page.click('[data-sq="a8"]');
+    await page.waitForSelector("#result");
+    assert.match(await page.textContent("#result"), /white wins/);
     await page.close();
   });
 

@@ -1,5 +1,6 @@
-// Browser tests of the interface in Spanish: the lobby, a game page and the analysis board
-// shown in Spanish when the browser asks for it (Accept-Language), and the language switch,
+// Browser tests of the interface in Spanish: the lobby, a game page, the Lab page's dynamic
+// text and the analysis board shown in Spanish when the browser asks for it
+// (Accept-Language), and the language switch,
 // remembered from page to page. Needs a running `libro serve`:
 //   LIBRO_URL=http://127.0.0.1:8080 node --test i18n.test.mjs
 // Screenshots at 1280 px and at 390 px (a phone).
@@ -110,6 +111,46 @@ for (const width of [1280, 390]) {
     await page.close();
   });
 }
+
+test("the Lab page's dynamic text in Spanish: the readings count, the run's progress and status, the report", async () => {
+  const page = await newPage(1280, "es");
+  await page.goto(`${BASE}/lab`);
+  await page.waitForSelector('#ruleset option[value="fallas"]', { state: "attached" });
+  await page.selectOption("#ruleset", "fallas");
+  await page.selectOption("#player-0", "random");
+  await page.selectOption("#player-1", "random");
+  await page.fill("#games", "4");
+  await page.fill("#seed", "7");
+  assert.equal(await page.textContent("#readings-count"), "1 lectura × 4 partidas = 4 partidas");
+  await page.click("#start");
+  await page.waitForSelector("#run:not([hidden])");
+  await page.waitForFunction(() => document.querySelector("#run-count").textContent.startsWith("4 / 4"), null, POLL);
+  await page.waitForSelector("#report-table tbody tr");
+  assert.equal(await page.textContent("#run-count"), "4 / 4 partidas (100.0%)");
+  assert.match(await page.textContent("#run-title"), /^Serie \S+$/);
+  assert.equal(await page.textContent("#run-status"), "terminada");
+  assert.match(await page.textContent("#run-what"), /^fallas; jugadores random; 4 partidas por lectura; semilla 7/);
+  assert.match(await page.textContent("#report-what"), /^fallas — random( \/ random)? — 4 de 4 partidas jugadas, semilla 7/);
+  assert.match(await page.textContent("#findings"), /Una sola lectura: nada que comparar/);
+  const labels = await page.$$eval("#report-table tbody th", (ths) => ths.map((t) => t.textContent));
+  for (const l of ["partidas", "partidas distintas", "Blancas: puntuación", "tablas", "ramificación", "cobertura del tablero", "ventaja de la salida (quien gana la tirada inicial)", "ficha: jugadas / capturas"]) {
+    assert.ok(labels.includes(l), `${l} in ${labels.join(", ")}`);
+  }
+  // Each way the games ended, in the games' own Spanish words (a falla, or all checkers off).
+  const ends = labels.filter((l) => l.startsWith("finales: "));
+  assert.ok(ends.length > 0, labels.join(", "));
+  for (const e of ends) assert.ok(["finales: falla: no se pudieron jugar todos los dados", "finales: sacó todas sus piezas"].includes(e), e);
+  assert.equal(await page.textContent("#report-table thead th:nth-child(2)"), "como está");
+  assert.match(await page.textContent("#report-stamp"), /^libro \d+\.\d+\.\d+.*huella de las reglas [0-9a-f]{16}$/);
+  await page.waitForSelector("#charts figure[data-chart=outcomes] svg");
+  const captions = await page.$$eval("#charts figcaption", (cs) => cs.map((c) => c.textContent));
+  assert.ok(captions.includes("Resultados por lectura") && captions.includes("Cómo terminan las partidas, por lectura"), captions.join(", "));
+  await shot(page, "i18n-lab-es-1280");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await noSideScroll(page);
+  await shot(page, "i18n-lab-es-390");
+  await page.close();
+});
 
 test("the language switch: English to Spanish, remembered on the next pages, and back", async () => {
   const page = await newPage(1280, "en");

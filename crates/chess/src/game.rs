@@ -2,7 +2,7 @@
 //! positions since the last capture or pawn move, the order seats left) and the pot.
 
 use crate::notation::{self, Extras, MoveError, PositionError};
-use crate::options::{MateTest, Payments, Stalemate};
+use crate::options::{BareKing, MateTest, Payments, Stalemate};
 use crate::position::{with_pos, Effects, Move, MoveList, Position};
 use crate::rules::{ChessRules, MAX_SEATS};
 use libro_core::{EndReason, GameResult, LazyFlag, NoChance, Ruleset, Seat, SeatOutcome, Turn};
@@ -182,46 +182,11 @@ impl ChessGame {
         let record_pay = n > 2 && self.rules.options.payments == Payments::Record;
         let checked_before = if record_pay { self.check_mask() } else { 0 };
         let fx = self.pos.play(&self.rules, mv);
-        let r = &*self.rules;
         if n > 2 {
             if let Some(a) = mv.bet_amount() {
                 self.stakes[us as usize] = Some(u32::from(a));
             }
-            let stake = |s: u8| u64::from(self.stakes[s as usize].unwrap_or(0));
-            if let Some((v, count)) = fx.captured {
-                self.paid[v as usize] += stake(v) * u64::from(count);
-            }
-            let mut mated = 0u8;
-            for e in &fx.eliminated {
-                self.out.push(e.seat);
-                if e.mated {
-                    mated |= 1 << e.seat;
-                }
-                match r.options.payments {
-                    Payments::Record => {
-                        if e.mated || e.pieces > 0 {
-                            self.paid[e.seat as usize] += stake(e.seat) * u64::from(e.pieces);
-                        }
-                    }
-                    Payments::Ludii => {
-                        if e.mated {
-                            self.paid[e.seat as usize] += stake(e.seat);
-                        }
-                    }
-                }
-            }
-            if record_pay {
-                let newly = (self.check_mask() | mated) & !checked_before;
-                for s in 0..n as u8 {
-                    if newly >> s & 1 != 0 {
-                        self.paid[s as usize] += stake(s);
-                    }
-                }
-            } else if let Some(c) = fx.checked {
-                if r.options.mate_test == MateTest::AfterMove {
-                    self.paid[c as usize] += stake(c);
-                }
-            }
+            self.pay(&fx, checked_before);
         }
         if self.pos.halfmove_clock() == 0 {
             self.history.clear();
@@ -229,6 +194,97 @@ impl ChessGame {
         self.record_position();
         self.settle();
         fx
+    }
+
+    /// Takes seat `s` out of the game as the rules eliminate a seat whose king is taken
+    /// (for a front end's ending, such as a seat out of time): its pieces leave the board,
+    /// it pays for them, and the turn passes on. Only with more than two seats, for a seat
+    /// still in a game not over, after the opening bets; otherwise `false`, nothing changed.
+    pub fn drop_seat(&mut self, s: u8) -> bool {
+        let n = self.rules.num_seats();
+        if n <= 2
+            || usize::from(s) >= n
+            || !self.pos.is_active(s)
+            || self.pos.bets_pending() > 0
+            || self.standing().is_some()
+        {
+            return false;
+        }
+        let record_pay = self.rules.options.payments == Payments::Record;
+        let checked_before = if record_pay { self.check_mask() } else { 0 };
+        let fx = self.pos.drop_seat(&self.rules, s);
+        self.pay(&fx, checked_before);
+        self.record_position();
+        self.settle();
+        true
+    }
+
+    /// Whether seat `s` could still win by some series of legal moves, as far as material
+    /// tells (`true` when unsure). A seat out of the game cannot. With two seats, a seat with
+    /// nothing but its king cannot checkmate; it cannot win on a bare-king rule (bared, it
+    /// loses or is bared first); and it can win by stalemate only where stalemate wins and
+    /// the other side has more than a lone king (a king cannot stalemate a lone king).
+    pub fn can_win(&self, s: u8) -> bool {
+        let r = &*self.rules;
+        let n = r.num_seats();
+        if usize::from(s) >= n || !self.pos.is_active(s) {
+            return false;
+        }
+        if n != 2 || self.pos.piece_count(s) > 1 || self.pos.king_square(r, s).is_none() {
+            return true;
+        }
+        match r.options.bare_king {
+            BareKing::Loses | BareKing::Shatranj => false,
+            BareKing::None => {
+                let plain_king = r.royal.is_some_and(|k| r.pieces()[k as usize].betza == "K");
+                r.options.stalemate == Stalemate::Win
+                    && (self.pos.piece_count(1 - s) > 1 || !plain_king)
+            }
+        }
+    }
+
+    /// What seats pay for a move's or a dropped seat's effects (more than two seats):
+    /// captured pieces, eliminations, and kings newly in check (`checked_before`: the
+    /// seats in check before).
+    fn pay(&mut self, fx: &Effects, checked_before: u8) {
+        let n = self.rules.num_seats();
+        let record_pay = self.rules.options.payments == Payments::Record;
+        let r = &*self.rules;
+        let stake = |s: u8| u64::from(self.stakes[s as usize].unwrap_or(0));
+        if let Some((v, count)) = fx.captured {
+            self.paid[v as usize] += stake(v) * u64::from(count);
+        }
+        let mut mated = 0u8;
+        for e in &fx.eliminated {
+            self.out.push(e.seat);
+            if e.mated {
+                mated |= 1 << e.seat;
+            }
+            match r.options.payments {
+                Payments::Record => {
+                    if e.mated || e.pieces > 0 {
+                        self.paid[e.seat as usize] += stake(e.seat) * u64::from(e.pieces);
+                    }
+                }
+                Payments::Ludii => {
+                    if e.mated {
+                        self.paid[e.seat as usize] += stake(e.seat);
+                    }
+                }
+            }
+        }
+        if record_pay {
+            let newly = (self.check_mask() | mated) & !checked_before;
+            for s in 0..n as u8 {
+                if newly >> s & 1 != 0 {
+                    self.paid[s as usize] += stake(s);
+                }
+            }
+        } else if let Some(c) = fx.checked {
+            if r.options.mate_test == MateTest::AfterMove {
+                self.paid[c as usize] += stake(c);
+            }
+        }
     }
 
     /// The search's null move: the same position with the other seat to move. Offered with

@@ -1411,28 +1411,57 @@ impl<B: Width> Pos<B> {
                     }
                 }
                 self.drop_empty_seats(r, us, fx);
-                let mut cur = us;
-                loop {
-                    let next = self.next_active(n, cur);
-                    self.set_to_move(r, next);
-                    if self.active_count() <= 1 || next == us {
-                        break;
-                    }
-                    if self.in_check(r, next) && !self.has_piece_move(r) {
-                        let pieces = self.eliminate(r, next);
-                        if !fx.eliminated.is_full() {
-                            fx.eliminated.push(Elimination {
-                                seat: next,
-                                pieces,
-                                mated: true,
-                            });
-                        }
-                        cur = next;
-                        continue;
-                    }
-                    break;
-                }
+                self.turn_passes(r, us, fx);
             }
+        }
+    }
+
+    /// Takes seat `s` out of the game (more than two seats) as a seat whose king is taken:
+    /// its pieces leave the board and, if it was to move, the turn passes on as after a move.
+    pub(crate) fn drop_seat(&mut self, r: &ChessRules, s: u8) -> Effects {
+        let mut fx = Effects::default();
+        let pieces = self.eliminate(r, s);
+        fx.eliminated.push(Elimination {
+            seat: s,
+            pieces,
+            mated: false,
+        });
+        if self.to_move == s {
+            match r.options.mate_test {
+                MateTest::AfterMove => {
+                    let to = self.next_active(r.num_seats(), s);
+                    self.set_to_move(r, to);
+                }
+                MateTest::TurnStart => self.turn_passes(r, s, &mut fx),
+            }
+        }
+        fx
+    }
+
+    /// The turn passing on from `us` (turn-start mate test): a seat whose turn comes while
+    /// it is in check with no legal move is mated and out, and the turn passes on again.
+    fn turn_passes(&mut self, r: &ChessRules, us: u8, fx: &mut Effects) {
+        let n = r.num_seats();
+        let mut cur = us;
+        loop {
+            let next = self.next_active(n, cur);
+            self.set_to_move(r, next);
+            if self.active_count() <= 1 || next == us {
+                break;
+            }
+            if self.in_check(r, next) && !self.has_piece_move(r) {
+                let pieces = self.eliminate(r, next);
+                if !fx.eliminated.is_full() {
+                    fx.eliminated.push(Elimination {
+                        seat: next,
+                        pieces,
+                        mated: true,
+                    });
+                }
+                cur = next;
+                continue;
+            }
+            break;
         }
     }
 
@@ -1592,6 +1621,10 @@ impl Position {
     /// Whether seat `s` has a piece that is neither royal nor a pawn.
     pub fn has_officer(&self, r: &ChessRules, s: Seat) -> bool {
         with_pos!(self, p => p.has_officer(r, s.0))
+    }
+    /// Takes seat `s` out of the game as a seat whose king is taken (see `Pos::drop_seat`).
+    pub(crate) fn drop_seat(&mut self, r: &ChessRules, s: u8) -> Effects {
+        with_pos_mut!(self, p => p.drop_seat(r, s))
     }
     /// The search's null move (two seats only): the other seat to move, nothing moved.
     pub(crate) fn pass_turn(&mut self, r: &ChessRules) {

@@ -33,6 +33,8 @@ pub enum EndReason {
     Agreement,
     /// A seat's clock ran out (a front end's ending: the rules have no clock).
     Time,
+    /// A seat's clock ran out when no other seat could win any more: a draw.
+    TimeVsInsufficient,
 }
 
 impl EndReason {
@@ -52,6 +54,7 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "draw by agreement",
             EndReason::Time => "out of time",
+            EndReason::TimeVsInsufficient => "out of time, but no other side could win",
         }
     }
 
@@ -71,6 +74,7 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
             EndReason::Time => "time",
+            EndReason::TimeVsInsufficient => "time-vs-insufficient",
         }
     }
 }

@@ -2,7 +2,8 @@
 //! its moves given action ids, and the UCI notation GUIs use.
 
 use crate::family::{
-    FamilyGame, FamilyRules, Geometry, Ledger, OptionInfo, OptionKind, PieceInfo, UciGame,
+    FamilyGame, FamilyRules, Geometry, Ledger, OptionInfo, OptionKind, PieceInfo, PlaceError,
+    Placement, UciGame,
 };
 use crate::view::{BoardView, GridView, SquareView, StakesView};
 use libro_chess::options as chess_options;
@@ -135,6 +136,12 @@ impl FamilyGame for ChessGame {
         (0..self.num_seats() as u8)
             .map(|s| self.position().is_active(Seat(s)))
             .collect()
+    }
+    fn drop_seat(&mut self, seat: Seat) -> bool {
+        ChessGame::drop_seat(self, seat.0)
+    }
+    fn can_win(&self, seat: Seat) -> bool {
+        ChessGame::can_win(self, seat.0)
     }
     fn ledger(&self) -> Option<Ledger> {
         (self.num_seats() > 2).then(|| Ledger {
@@ -300,6 +307,119 @@ impl UciGame for ChessGame {
     }
 }
 
+/// The position string of pieces placed on an empty board (a board editor's), checked by
+/// the rules' setup layer. First-move rights are kept by pieces standing where they start;
+/// with fewer pieces than at the start a capture is taken to have been made; with more than
+/// two seats each seat has its default stake paid, and a seat without pieces is out.
+pub(crate) fn place(
+    r: &Arc<ChessRules>,
+    pieces: &[Placement],
+    to_move: u8,
+) -> Result<String, PlaceError> {
+    let n = r.seats().len();
+    let board = r.board();
+    let mut setup = libro_chess::Setup::default();
+    for p in pieces {
+        let square = board.parse_square(&p.square).ok_or_else(|| {
+            PlaceError::new(
+                "square",
+                format!("`{}` is not a square of the board", clip(&p.square)),
+            )
+        })?;
+        if usize::from(p.seat) >= n {
+            return Err(PlaceError::new(
+                "seat",
+                format!("there is no seat {}: the game has {n}", p.seat),
+            ));
+        }
+        let kind = r
+            .pieces()
+            .iter()
+            .position(|info| p.piece.eq_ignore_ascii_case(&info.letter.to_string()))
+            .ok_or_else(|| {
+                PlaceError::new(
+                    "piece",
+                    format!("`{}` is not a piece of this ruleset", clip(&p.piece)),
+                )
+            })?;
+        setup.pieces.push(libro_chess::Placed {
+            seat: Seat(p.seat),
+            piece: libro_chess::PieceKind(kind as u8),
+            square,
+        });
+    }
+    if usize::from(to_move) >= n {
+        return Err(PlaceError::new(
+            "seat",
+            format!("there is no seat {to_move} to move: the game has {n}"),
+        ));
+    }
+    setup.to_move = Seat(to_move);
+    let start = ChessGame::new(r);
+    let start_setup = start.position().to_setup(r, &Default::default());
+    setup.unmoved = start_setup
+        .unmoved
+        .iter()
+        .copied()
+        .filter(|&sq| {
+            let at = |s: &libro_chess::Setup| {
+                s.pieces
+                    .iter()
+                    .filter(|p| p.square == sq)
+                    .map(|p| (p.seat, p.piece))
+                    .collect::<Vec<_>>()
+            };
+            at(&setup) == at(&start_setup)
+        })
+        .collect();
+    setup.captured = setup.pieces.len() < start_setup.pieces.len();
+    if n == 2 {
+        // Each side needs its king; a side with no pieces is no side "out".
+        if let Some(s) = (0..2).find(|&s| !setup.pieces.iter().any(|p| p.seat.0 == s)) {
+            return Err(PlaceError::new(
+                "kings",
+                format!("seat `{}` has 0 kings", r.seats()[usize::from(s)].name),
+            ));
+        }
+    } else {
+        setup.stakes = start.stakes();
+        setup.paid = start.paid();
+        setup.out = (0..n as u8)
+            .filter(|&s| !setup.pieces.iter().any(|p| p.seat.0 == s))
+            .map(Seat)
+            .collect();
+    }
+    let pos = libro_chess::Position::from_setup(r, &setup)
+        .map_err(|e| PlaceError::new(setup_problem(&e), e.to_string()))?;
+    let mut text = String::new();
+    notation::write_position(r, &pos, &setup.extras(), &mut text)
+        .map_err(|_| PlaceError::new("position", "the position cannot be written".into()))?;
+    Ok(text)
+}
+
+/// A stable name for what is wrong with a setup.
+fn setup_problem(e: &libro_chess::SetupError) -> &'static str {
+    use libro_chess::SetupError as E;
+    match e {
+        E::OffBoard { .. } => "square",
+        E::NoSuchSeat { .. } => "seat",
+        E::NoSuchPiece { .. } => "piece",
+        E::TwoSeatsOnSquare { .. } | E::SamePieceTwice { .. } | E::Crowded { .. } => "square",
+        E::Kings { .. } => "kings",
+        E::Unpromoted { .. } => "unpromoted",
+        E::OpponentInCheck { .. } => "opponent-in-check",
+        E::MoverOut | E::NoPieces { .. } | E::OutWithPieces { .. } | E::OutTwice { .. } => {
+            "seat-out"
+        }
+        _ => "position",
+    }
+}
+
+/// At most 20 characters of a caller's text, for an error.
+fn clip(text: &str) -> String {
+    text.chars().take(20).collect()
+}
+
 /// Whether a chess ruleset can be played over UCI: two seats.
 pub(crate) fn speaks_uci(rules: &ChessRules) -> bool {
     rules.seats().len() == 2
@@ -418,6 +538,63 @@ mod tests {
                 game.play(mv);
             }
         }
+    }
+
+    fn placed(list: &[(&str, u8, &str)]) -> Vec<Placement> {
+        list.iter()
+            .map(|&(square, seat, piece)| Placement {
+                square: square.into(),
+                seat,
+                piece: piece.into(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn placed_pieces_make_the_position_string_or_name_what_is_wrong() {
+        let rules = crate::load("acedrex", &[]).unwrap();
+        // Kings on e1 and e8 and a white rook on a1, Black to move: fewer pieces than at the
+        // start, so a capture has been made (`x`); no fers, so no first-move right.
+        let kr = [("e1", 0, "K"), ("e8", 1, "K"), ("a1", 0, "R")];
+        assert_eq!(
+            rules.place(&placed(&kr), 1).unwrap(),
+            "4k3/8/8/8/8/8/8/R3K3 b - x 0 1"
+        );
+        // The fers on its own start square keeps its leap; elsewhere it has none.
+        let fers = [("e1", 0, "K"), ("e8", 1, "K"), ("d1", 0, "F")];
+        assert_eq!(
+            rules.place(&placed(&fers), 0).unwrap(),
+            "4k3/8/8/8/8/8/8/3FK3 w d1 x 0 1"
+        );
+        let moved = [("e1", 0, "K"), ("e8", 1, "K"), ("d2", 0, "F")];
+        assert_eq!(
+            rules.place(&placed(&moved), 0).unwrap(),
+            "4k3/8/8/8/8/8/3F4/4K3 w - x 0 1"
+        );
+        let problem = |list: &[(&str, u8, &str)], to_move| {
+            rules.place(&placed(list), to_move).unwrap_err().problem
+        };
+        assert_eq!(
+            problem(&[("e1", 0, "K"), ("d1", 0, "K"), ("e8", 1, "K")], 0),
+            "kings"
+        );
+        assert_eq!(problem(&[("e1", 0, "K")], 0), "kings", "Black has no king");
+        assert_eq!(problem(&[("e1", 0, "K"), ("e7", 1, "P")], 0), "kings");
+        assert_eq!(
+            problem(&[("e1", 0, "K"), ("e8", 1, "K"), ("a8", 0, "P")], 0),
+            "unpromoted"
+        );
+        // Black in check from the rook with White to move.
+        assert_eq!(
+            problem(&[("e1", 0, "K"), ("e8", 1, "K"), ("e4", 0, "R")], 0),
+            "opponent-in-check"
+        );
+        assert_eq!(problem(&[("z9", 0, "K")], 0), "square");
+        assert_eq!(problem(&[("e1", 0, "Q")], 0), "piece");
+        assert_eq!(problem(&[("e1", 2, "K")], 0), "seat");
+        assert_eq!(problem(&kr, 2), "seat");
+        let fallas = crate::load("fallas", &[]).unwrap();
+        assert_eq!(fallas.place(&[], 0).unwrap_err().problem, "unsupported");
     }
 
     #[test]

@@ -90,6 +90,12 @@ pub trait DynGame: Send + Sync {
     fn ledger(&self) -> Option<Ledger>;
     /// Which seats are still playing.
     fn in_play(&self) -> Vec<bool>;
+    /// Takes `seat` out of play as the rules eliminate a seat, the others playing on (a
+    /// seat out of time with more than two seats); `false`, nothing changed, where the game
+    /// cannot go on without it (two seats).
+    fn drop_seat(&mut self, seat: Seat) -> bool;
+    /// Whether `seat` could still win by some series of legal moves (`true` when unsure).
+    fn can_win(&self, seat: Seat) -> bool;
     /// Perft from here: the leaf count `depth` plies on and, with `divide`, each first
     /// move's count; `None` for games the family does not count (games with dice).
     fn perft(&self, depth: u32, divide: bool) -> Option<(u64, Vec<(String, u64)>)>;
@@ -275,6 +281,12 @@ impl<G: FamilyGame> DynGame for G {
     }
     fn roll_plays(&self, roll: Option<&str>) -> Result<Vec<RollPlays>, String> {
         FamilyGame::roll_plays(self, roll)
+    }
+    fn drop_seat(&mut self, seat: Seat) -> bool {
+        FamilyGame::drop_seat(self, seat)
+    }
+    fn can_win(&self, seat: Seat) -> bool {
+        FamilyGame::can_win(self, seat)
     }
     fn perft(&self, depth: u32, divide: bool) -> Option<(u64, Vec<(String, u64)>)> {
         FamilyGame::perft(self, depth, divide)

@@ -4,7 +4,7 @@
 //! [`crate::DynGame`], or generically through [`crate::Visit`], and never name a family.
 
 use crate::view::BoardView;
-use libro_core::{Census, Ruleset};
+use libro_core::{Census, Ruleset, Seat};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -174,6 +174,17 @@ pub trait FamilyGame: Census {
     fn in_play(&self) -> Vec<bool> {
         vec![true; self.num_seats()]
     }
+    /// Takes `seat` out of play as the rules eliminate a seat (for a front end's ending: a
+    /// seat out of time in a game of more than two seats), the others playing on; `false`,
+    /// nothing changed, where the game cannot go on without it.
+    fn drop_seat(&mut self, _seat: Seat) -> bool {
+        false
+    }
+    /// Whether `seat` could still win by some series of legal moves (`true` when unsure):
+    /// a seat out of time against one that cannot loses nothing but draws.
+    fn can_win(&self, _seat: Seat) -> bool {
+        true
+    }
     /// The moves of the seat to move as a tree of part-moves (a tables turn die by die),
     /// where a move is made of parts a player picks one by one.
     fn part_moves(&self) -> Option<serde_json::Value> {
@@ -220,4 +231,28 @@ pub trait UciGame: FamilyGame {
     fn is_repetition(&self) -> bool;
     /// Forgets earlier positions, so that play goes on past a repetition (the GUI referees).
     fn forget_repetitions(&mut self);
+}
+
+/// A piece a board editor places: the square's name, the seat and the piece's letter.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    pub square: String,
+    pub seat: u8,
+    pub piece: String,
+}
+
+/// Why placed pieces make no position: `problem` a stable name (`kings`, `unpromoted`,
+/// `square`, `piece`, `seat`, …), `message` what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct PlaceError {
+    pub problem: &'static str,
+    pub message: String,
+}
+
+impl PlaceError {
+    pub fn new(problem: &'static str, message: String) -> PlaceError {
+        PlaceError { problem, message }
+    }
 }

@@ -17,8 +17,8 @@ mod view;
 
 pub use dyn_game::{DynGame, Line, PlayError};
 pub use family::{
-    FamilyGame, FamilyRules, Geometry, Ledger, OptionInfo, OptionKind, PieceInfo, RollPlays,
-    UciGame,
+    FamilyGame, FamilyRules, Geometry, Ledger, OptionInfo, OptionKind, PieceInfo, PlaceError,
+    Placement, RollPlays, UciGame,
 };
 pub use view::{BoardView, GridView, SquareView, StakesView, TrackView};
 
@@ -286,6 +286,19 @@ impl AnyRuleset {
             .parse_position(text)
             .map(|g| Box::new(g) as Box<dyn DynGame>)
             .map_err(|e| RegistryError::Position(e.to_string())))
+    }
+
+    /// The position string of `pieces` placed on an empty board with seat `to_move` to
+    /// move (a board editor's), checked by the rules; refused, naming the problem, where the
+    /// position cannot stand or the game has no pieces to place (tables).
+    pub fn place(&self, pieces: &[Placement], to_move: u8) -> Result<String, PlaceError> {
+        match &self.0 {
+            Loaded::Chess(r) => chess::place(r, pieces, to_move),
+            Loaded::Tables(_) => Err(PlaceError::new(
+                "unsupported",
+                format!("ruleset `{}` has no pieces to place", self.name()),
+            )),
+        }
     }
 
     /// The game perft starts from: the start position (after the opening bets where the

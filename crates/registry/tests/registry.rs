@@ -232,3 +232,24 @@ fn front_ends_name_no_family() {
         }
     }
 }
+
+#[test]
+fn a_seat_is_dropped_only_where_the_game_goes_on_without_it_and_checkers_can_always_win() {
+    use libro_core::Seat;
+    // Two seats: no game goes on without one, and nothing changes.
+    for name in ["acedrex", "fallas"] {
+        let mut game = load(name, &[]).unwrap().new_game(0);
+        let before = game.position();
+        assert!(!game.drop_seat(Seat(0)), "{name}");
+        assert_eq!(game.position(), before, "{name}");
+    }
+    // Tables: a side with checkers on the board can always win (the other may falla).
+    let fallas = load("fallas", &[]).unwrap().new_game(0);
+    assert!(fallas.can_win(Seat(0)) && fallas.can_win(Seat(1)));
+    // Four seats: the seat leaves and the others play on.
+    let mut cuatro = load("cuatro-tiempos", &[]).unwrap().new_game(0);
+    assert!(cuatro.drop_seat(Seat(0)));
+    assert_eq!(cuatro.in_play(), vec![false, true, true, true]);
+    assert_eq!(cuatro.turn(), Turn::Seat(Seat(1)));
+    assert!(!cuatro.can_win(Seat(0)) && cuatro.can_win(Seat(1)));
+}

@@ -14,6 +14,7 @@ const A = {
   ws: null,
   job: 0, // the analysis whose reports are shown
   game: null, // the game this position came from, if any
+  edit: null, // the board editor: {squares: {sq: {seat, pieces}}, toMove, pick, st, error, asked}
 };
 
 function cur() {
@@ -66,6 +67,7 @@ async function setUp(name, options, position) {
     A.states = [{ st, played: null }];
     A.idx = 0;
     A.sel = null;
+    A.edit = null;
     errBox.textContent = "";
     document.getElementById("ruleset").value = name;
     stopEngine();
@@ -83,6 +85,7 @@ async function setUp(name, options, position) {
 }
 
 async function playMove(text) {
+  if (A.edit) return;
   try {
     const st = await fetchState(cur().position, text);
     A.states.length = A.idx + 1;
@@ -99,6 +102,7 @@ async function playMove(text) {
 }
 
 function go(i) {
+  if (A.edit) return;
   if (i < 0 || i >= A.states.length || i === A.idx) return;
   A.idx = i;
   A.sel = null;
@@ -122,15 +126,15 @@ function pieceName(letter) {
 
 function renderChess(view) {
   const board = document.getElementById("board");
-  board.className = "chess";
+  board.className = A.edit ? "chess editing" : "chess";
   board.innerHTML = "";
   const st = cur();
   const bySq = {};
   for (const s of view.squares) bySq[s.sq] = s;
-  const legal = st.legal.map(parseChessMove).filter(Boolean);
+  const legal = A.edit ? [] : st.legal.map(parseChessMove).filter(Boolean);
   const froms = new Set(legal.map((m) => m.from));
   const targets = new Set(A.sel ? legal.filter((m) => m.from === A.sel).map((m) => m.to) : []);
-  const last = A.states[A.idx].played ? parseChessMove(A.states[A.idx].played.text) : null;
+  const last = !A.edit && A.states[A.idx].played ? parseChessMove(A.states[A.idx].played.text) : null;
   const files = view.files, ranks = view.ranks;
   const grid = el("div", { class: "grid" });
   grid.style.setProperty("--files", files);
@@ -306,14 +310,139 @@ function render() {
   document.body.dataset.board = st.view.board;
   document.body.dataset.ruleset = st.ruleset;
   document.body.dataset.position = st.position;
-  if (st.view.board === "grid") renderChess(st.view);
+  if (A.edit) renderChess(editView());
+  else if (st.view.board === "grid") renderChess(st.view);
   else renderTables(st.view);
+  renderEditor();
   renderStatus();
   renderPlay();
   renderLine();
   const pos = document.getElementById("position");
   if (document.activeElement !== pos) pos.value = st.position;
-  document.getElementById("analyse").disabled = st.turn.kind === "over";
+  document.getElementById("analyse").disabled = st.turn.kind === "over" || !!A.edit;
+  document.getElementById("play").disabled ||= !!A.edit;
+}
+
+// ---------- the board editor ----------
+
+/// The editor's board as a grid view.
+function editView() {
+  const v = cur().view;
+  const squares = Object.entries(A.edit.squares).map(([sq, o]) => ({ sq, seat: o.seat, pieces: o.pieces }));
+  return { files: v.files, ranks: v.ranks, squares, check: [] };
+}
+
+/// Starts editing from the position shown.
+function startEditing() {
+  const squares = {};
+  for (const s of cur().view.squares) squares[s.sq] = { seat: s.seat, pieces: s.pieces.slice() };
+  const st = cur();
+  const toMove = st.turn.kind === "seat" ? st.turn.seat : st.view.to_move || 0;
+  const first = (A.info.pieces || [])[0];
+  A.edit = { squares, toMove, pick: first ? { seat: 0, piece: first.letter } : "erase", st, error: null, asked: 0 };
+  A.sel = null;
+  stopEngine();
+  clearEngine();
+  render();
+}
+
+/// Leaves the editor, the analysis going on from the position set up; a position the rules
+/// refuse keeps the editor open, saying why.
+async function stopEditing() {
+  const asked = await checkPlacement();
+  if (!asked || !A.edit) return;
+  if (A.edit.error) return toast(t("edit.fix_first", { why: A.edit.error }));
+  const st = A.edit.st;
+  A.edit = null;
+  A.states = [{ st, played: null }];
+  A.idx = 0;
+  updateUrl();
+  render();
+}
+
+/// Sends the placed pieces to the server, which makes the position or names the problem.
+async function checkPlacement() {
+  if (!A.edit) return false;
+  const ask = ++A.edit.asked;
+  const pieces = [];
+  for (const [square, o] of Object.entries(A.edit.squares)) for (const piece of o.pieces) pieces.push({ square, seat: o.seat, piece });
+  const body = { ruleset: A.ruleset, options: A.options, pieces, to_move: A.edit.toMove };
+  const res = await fetch("/api/analysis/setup", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  if (!A.edit || ask !== A.edit.asked) return false; // a later change asked again
+  if (res.ok) {
+    A.edit.st = data;
+    A.edit.error = null;
+  } else {
+    const kind = data.problem ? t(`setup.${data.problem}`) : null;
+    A.edit.error = kind && kind !== `setup.${data.problem}` ? `${kind} (${data.error})` : errorText(data) || `HTTP ${res.status}`;
+  }
+  renderEditor();
+  return true;
+}
+
+function editClick(sq) {
+  const e = A.edit;
+  const here = e.squares[sq];
+  if (e.pick === "erase") delete e.squares[sq];
+  else if (here && here.seat === e.pick.seat && here.pieces.length === 1 && here.pieces[0] === e.pick.piece) delete e.squares[sq];
+  else e.squares[sq] = { seat: e.pick.seat, pieces: [e.pick.piece] };
+  render();
+  checkPlacement();
+}
+
+function renderEditor() {
+  const grid = cur().view.board === "grid";
+  document.getElementById("edit-box").hidden = !grid;
+  const editor = document.getElementById("editor");
+  const button = document.getElementById("edit");
+  document.body.dataset.editing = A.edit ? "yes" : "";
+  editor.hidden = !A.edit;
+  document.getElementById("play-box").hidden = !!A.edit;
+  button.textContent = t(A.edit ? "edit.done" : "edit.start_editing");
+  if (!A.edit) {
+    document.getElementById("edit-hint").textContent = t("edit.hint");
+    return;
+  }
+  document.getElementById("edit-hint").textContent = t("edit.placing");
+  const palette = document.getElementById("palette");
+  palette.innerHTML = "";
+  const seats = cur().seats || [];
+  seats.forEach((key, seat) => {
+    const row = el("div", { class: "palette-row" });
+    for (const p of A.info.pieces || []) {
+      const picked = A.edit.pick !== "erase" && A.edit.pick.seat === seat && A.edit.pick.piece === p.letter;
+      const b = el("button", { type: "button", class: picked ? "piece-pick picked" : "piece-pick", "data-seat": seat, "data-piece": p.letter, title: t("edit.piece_title", { seat: seatName(seat), piece: word("piece", p.name) }), "aria-pressed": picked ? "true" : "false" });
+      b.innerHTML = pieceSvg(p.name, seatColour(key));
+      b.addEventListener("click", () => { A.edit.pick = { seat, piece: p.letter }; renderEditor(); });
+      row.append(b);
+    }
+    palette.append(row);
+  });
+  const erasing = A.edit.pick === "erase";
+  const eraser = el("button", { type: "button", id: "erase", class: erasing ? "piece-pick picked" : "piece-pick", "aria-pressed": erasing ? "true" : "false" }, t("edit.erase"));
+  eraser.addEventListener("click", () => { A.edit.pick = "erase"; renderEditor(); });
+  palette.append(eraser);
+  const toMove = document.getElementById("edit-to-move");
+  toMove.innerHTML = "";
+  seats.forEach((_, seat) => toMove.append(el("option", { value: seat }, seatName(seat))));
+  toMove.value = String(A.edit.toMove);
+  const status = document.getElementById("edit-status");
+  const error = document.getElementById("edit-error");
+  status.textContent = A.edit.error ? "" : t("edit.valid", { position: A.edit.st.position });
+  error.textContent = A.edit.error ? t("edit.invalid", { why: A.edit.error }) : "";
+  document.body.dataset.editPosition = A.edit.error ? "" : A.edit.st.position;
+  document.body.dataset.editError = A.edit.error ? "yes" : "";
+}
+
+/// The start position's pieces, for the editor.
+async function editFromStart() {
+  const st = await fetchState(null);
+  A.edit.squares = {};
+  for (const s of st.view.squares) A.edit.squares[s.sq] = { seat: s.seat, pieces: s.pieces.slice() };
+  A.edit.toMove = st.turn.kind === "seat" ? st.turn.seat : 0;
+  render();
+  checkPlacement();
 }
 
 // ---------- the engine ----------
@@ -426,7 +555,8 @@ function pointerDown(ev) {
   const t = ev.target.closest && ev.target.closest("[data-sq]");
   if (!t || !A.states.length || cur().view.board !== "grid") return;
   ev.preventDefault();
-  chessClick(t.dataset.sq);
+  if (A.edit) editClick(t.dataset.sq);
+  else chessClick(t.dataset.sq);
 }
 
 async function main() {
@@ -447,6 +577,17 @@ async function main() {
   document.getElementById("load").addEventListener("click", () => setUp(A.ruleset, A.options, document.getElementById("position").value.trim()));
   document.getElementById("reset").addEventListener("click", () => setUp(A.ruleset, A.options, null));
   document.getElementById("board").addEventListener("pointerdown", pointerDown);
+  document.getElementById("edit").addEventListener("click", () => (A.edit ? stopEditing() : startEditing()));
+  document.getElementById("edit-to-move").addEventListener("change", (e) => {
+    A.edit.toMove = Number(e.target.value);
+    checkPlacement();
+  });
+  document.getElementById("edit-clear").addEventListener("click", () => {
+    A.edit.squares = {};
+    render();
+    checkPlacement();
+  });
+  document.getElementById("edit-start").addEventListener("click", editFromStart);
   document.addEventListener("keydown", (e) => {
     if (e.target.closest && e.target.closest("input,textarea,select")) return;
     if (e.key === "ArrowLeft") go(A.idx - 1);

@@ -183,14 +183,14 @@ function reportTable(rep) {
   rep.seats.forEach((s, i) => row(t("lab.row_wins", { seat: title(seatLabel(s)) }), (r) => pct(r.seats[i].wins)));
   const first = rs.find((r) => r.first_mover);
   if (first) {
-    row(`first-move advantage (${first.first_mover})`, (r) => r.first_move_advantage
-      ? `${r.first_move_advantage.value >= 0 ? "+" : ""}${(100 * r.first_move_advantage.value).toFixed(1)} pts ± ${margin(r.first_move_advantage, 100, 1)}` : "");
+    row(t("lab.row_first_move", { seat: seatLabel(first.first_mover) }), (r) => r.first_move_advantage
+      ? t("lab.points", { value: `${r.first_move_advantage.value >= 0 ? "+" : ""}${(100 * r.first_move_advantage.value).toFixed(1)}`, margin: margin(r.first_move_advantage, 100, 1) }) : "");
   }
   row(t("lab.row_draws"), (r) => pct(r.draws));
   row(t("lab.row_decisive"), (r) => pct(r.decisive));
   const reasons = [...new Set(rs.flatMap((r) => r.end_reasons.map((x) => x.reason)))].sort();
   for (const reason of reasons) {
-    row(t("lab.row_ends", { reason }), (r) => {
+    row(t("lab.row_ends", { reason: word("reason", reason) }), (r) => {
       const x = r.end_reasons.find((y) => y.reason === reason);
       return x ? pct(x.share) : "0.0%";
     });
@@ -252,7 +252,7 @@ async function loadReport(id) {
       t("lab.report_what", { ruleset: rep.ruleset, players: rep.players.join(" / "), done: res.games_done, total: res.games_total, seed: rep.seed, openings: rep.study.opening_moves });
     const rules = [...new Set(rep.stamp.rules.map(([, d]) => d))];
     document.getElementById("report-stamp").textContent =
-      `libro ${rep.stamp.libro}${rep.stamp.commit ? ` (${rep.stamp.commit})` : ""}; rules digest ${rules.length === 1 ? rules[0] : rep.stamp.rules.map(([k, d]) => `${k || "as set"}: ${d}`).join("; ")}`;
+      `libro ${rep.stamp.libro}${rep.stamp.commit ? ` (${rep.stamp.commit})` : ""}; ${t("lab.rules_digest")} ${rules.length === 1 ? rules[0] : rep.stamp.rules.map(([k, d]) => `${k || t("lab.as_set")}: ${d}`).join("; ")}`;
     document.getElementById("report-methods").textContent = rep.methods;
     const warnings = document.getElementById("report-warnings");
     warnings.innerHTML = "";
@@ -277,7 +277,7 @@ async function loadReport(id) {
     const charts = document.getElementById("charts");
     charts.innerHTML = "";
     for (const c of res.charts) {
-      const fig = el("figure", { class: "chart", "data-chart": c.name }, el("figcaption", {}, c.title));
+      const fig = el("figure", { class: "chart", "data-chart": c.name }, el("figcaption", {}, CATALOGUES[LANG][`lab.chart.${c.name}`] ?? c.title));
       // The SVG comes from the server's own chart code (plotters) over catalog-checked names.
       fig.insertAdjacentHTML("beforeend", c.svg);
       charts.append(fig);

@@ -72,16 +72,14 @@ impl Clock {
 
     /// Takes an event just applied: `before` is whose turn it was, `after` whose it is now.
     /// A timed move or takeback charges the seat that was to move with the time since the
-    /// last one (a move then earns the increment); a flag empties its seat's clock.
+    /// last one (a move then earns the increment); a flag empties its seat's clock, and the
+    /// next seat's runs from the flag's deadline.
     pub fn on_event(&mut self, before: Turn, ev: &Event, after: Turn) {
         let at = match ev {
             Event::Move { at, .. } | Event::Takeback { at, .. } => *at,
-            Event::Flag { seat } => {
-                if let Some(left) = self.left_ms.get_mut(usize::from(*seat)) {
-                    *left = 0;
-                }
-                None
-            }
+            // The flag fell at the deadline: from then the next seat's clock runs (a seat
+            // out of time with more than two seats).
+            Event::Flag { .. } => self.deadline(before).map(|(_, deadline)| deadline),
             Event::Roll { .. } => return,
             Event::Resign { .. } | Event::Agreement => None,
         };
@@ -91,6 +89,11 @@ impl Clock {
                 if matches!(ev, Event::Move { .. }) {
                     *left += i64::from(self.spec.increment_s) * 1000;
                 }
+            }
+        }
+        if let Event::Flag { seat } = ev {
+            if let Some(left) = self.left_ms.get_mut(usize::from(*seat)) {
+                *left = 0;
             }
         }
         self.since = if after == Turn::Over { None } else { at };

@@ -152,6 +152,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/import", post(import))
         .route("/analysis", get(|headers: axum::http::HeaderMap| async move { page(assets::ANALYSIS_HTML, &headers) }))
         .route("/api/analysis/state", get(analysis_state))
+        .route("/api/analysis/setup", post(analysis_setup))
         .route("/api/analysis/ws", get(analysis_socket))
         .route("/lab", get(|headers: axum::http::HeaderMap| async move { page(assets::LAB_HTML, &headers) }))
         .route("/api/lab/runs", get(lab_runs).post(lab_create))
@@ -938,6 +939,47 @@ async fn analysis_state(Query(q): Query<StateQuery>) -> Result<Json<Value>, ApiE
         None => Value::Null,
     };
     Ok(Json(v))
+}
+
+/// Pieces placed by the analysis board's editor: the ruleset and its options, each piece
+/// (`{"square": "e1", "seat": 0, "piece": "K"}`) and the seat to move.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlacementRequest {
+    ruleset: String,
+    #[serde(default)]
+    options: BTreeMap<String, String>,
+    pieces: Vec<libro_registry::Placement>,
+    to_move: u8,
+}
+
+/// `POST /api/analysis/setup`: the position the placed pieces make, as the analysis board
+/// shows it (`/api/analysis/state`'s answer); a position the rules refuse is a 400 with code
+/// `bad-setup` and `problem` naming what is wrong (`kings`, `unpromoted`,
+/// `opponent-in-check`, `square`, `piece`, `seat`, …).
+async fn analysis_setup(body: Bytes) -> Result<Json<Value>, Response> {
+    let req: PlacementRequest = parse_body(&body).map_err(IntoResponse::into_response)?;
+    let too_many = crate::limits::MAX_PLACED_PIECES;
+    if req.pieces.len() > too_many {
+        return Err(bad(format!("at most {too_many} pieces can be placed")).into_response());
+    }
+    let setup = analysis::Setup {
+        ruleset: req.ruleset,
+        options: req.options,
+        position: None,
+    };
+    let (rules, _) = setup
+        .load()
+        .map_err(|e| ApiError::from(e).into_response())?;
+    let position = rules.place(&req.pieces, req.to_move).map_err(|e| {
+        let body =
+            json!({"error": format!("setup: {e}"), "code": "bad-setup", "problem": e.problem});
+        (StatusCode::BAD_REQUEST, Json(body)).into_response()
+    })?;
+    let game = rules.parse_position(&position).map_err(|e| {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response()
+    })?;
+    Ok(Json(analysis::state(&rules, game.as_ref())))
 }
 
 /// A message of the analysis board's socket.

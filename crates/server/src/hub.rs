@@ -864,7 +864,7 @@ impl Hub {
             )));
         }
         let cell = self.get(id).await?;
-        {
+        let flagged = {
             let mut g = cell.lock().await;
             let seat = g.seat_of(token).ok_or(HubError::NotASeat)?;
             if let Some(&open) = g.open_seats().first() {
@@ -873,23 +873,34 @@ impl Hub {
                     "the game starts when every seat is taken: {name} is still open"
                 )));
             }
-            if let Some(flagged) = self.flag_if_due(&mut g).await? {
-                let name = g.rules.seat_names()[flagged.index()].clone();
-                return Err(HubError::Illegal(format!(
-                    "time is up: {name} ran out of time and lost"
-                )));
+            match self.flag_if_due(&mut g).await? {
+                Some(flagged) => {
+                    let name = g.rules.seat_names()[flagged.index()].clone();
+                    Some(if g.played.turn() == Turn::Over {
+                        format!("time is up: {name} ran out of time and lost")
+                    } else {
+                        format!("time is up: {name} ran out of time and is out")
+                    })
+                }
+                None => {
+                    let ev = Event::Move {
+                        seat: seat.0,
+                        text: text.to_string(),
+                        at: g.stamp(),
+                    };
+                    self.apply_stored(&mut g, ev).await?;
+                    None
+                }
             }
-            let ev = Event::Move {
-                seat: seat.0,
-                text: text.to_string(),
-                at: g.stamp(),
-            };
-            self.apply_stored(&mut g, ev).await?;
-        }
-        // The move is stored and applied: what follows (dice, the AI) is the server's work,
-        // retried on its own if storage fails, and not this player's error.
+        };
+        // The move (or a flag) is stored and applied: what follows (dice, the AI, the next
+        // seat's clock) is the server's work, retried on its own if storage fails, and not
+        // this player's error.
         self.clone().kick(id).await;
-        Ok(())
+        match flagged {
+            Some(e) => Err(HubError::Illegal(e)),
+            None => Ok(()),
+        }
     }
 
     /// The game and the seat a token holds in it, locked; refused for a spectator's link.
@@ -1031,8 +1042,9 @@ impl Hub {
         Ok(new)
     }
 
-    /// Ends the game on time if the seat to move's deadline has passed: stores its flag and
-    /// answers the seat; `None` if its time is not up (or no clock runs).
+    /// Flags the seat to move if its deadline has passed (it loses, or with more than two
+    /// seats leaves the game): stores the flag and answers the seat; `None` if its time is
+    /// not up (or no clock runs).
     async fn flag_if_due(&self, g: &mut LiveGame) -> Result<Option<Seat>, HubError> {
         match g.deadline() {
             Some((seat, deadline)) if clock::now_ms() >= deadline => {
@@ -1148,9 +1160,9 @@ impl Hub {
                 // An open challenge: nothing happens until every seat is taken.
                 return Ok(());
             }
-            if self.flag_if_due(&mut g).await?.is_some() {
-                return Ok(());
-            }
+            // Flags due (several, after a restart with more than two seats); the game may
+            // go on without them.
+            while self.flag_if_due(&mut g).await?.is_some() {}
             loop {
                 match g.played.turn() {
                     Turn::Over => return Ok(()),
@@ -1312,8 +1324,12 @@ impl Hub {
                     // The move was not stored: the AI searches again once storage answers.
                     drop(g);
                     self.retry_later(id.to_string());
+                    return;
                 }
-                return;
+                if !late {
+                    return;
+                }
+                // Out of time: with more than two seats the game goes on without it.
             }
         }
         self.kick(id).await;

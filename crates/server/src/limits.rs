@@ -170,6 +170,9 @@ impl Limits {
     }
 }
 
+/// The most pieces the analysis board's editor may place (a 16x16 board's squares).
+pub const MAX_PLACED_PIECES: usize = 256;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -124,11 +124,15 @@ pub fn export(
         tags.push(("SetUp".into(), "1".into()));
         tags.push(("FEN".into(), start.position()));
     }
-    if let Some(ended) = played.effective.last().and_then(|e| ending(e, &names)) {
-        tags.push(("LibroEnding".into(), ended));
+    // A chosen ending; a flag the game went on after is in the movetext.
+    let chosen = played.ended.is_some();
+    if let Some(ended) = played.effective.last().filter(|_| chosen) {
+        if let Some(ended) = ending(ended, &names) {
+            tags.push(("LibroEnding".into(), ended));
+        }
     }
     if result.is_some() {
-        let flagged = matches!(played.effective.last(), Some(Event::Flag { .. }));
+        let flagged = chosen && matches!(played.effective.last(), Some(Event::Flag { .. }));
         let t = if flagged { "time forfeit" } else { "normal" };
         tags.push(("Termination".into(), t.into()));
     }
@@ -170,6 +174,8 @@ fn described(start: &dyn DynGame, events: &[Event]) -> Vec<(Event, String)> {
         let text = match ev {
             Event::Move { text, .. } => g.describe(text).unwrap_or_else(|_| text.clone()),
             Event::Roll { roll } => roll.clone(),
+            // A seat out of time in a game that went on without it.
+            Event::Flag { .. } => "time".into(),
             _ => break,
         };
         if record::apply(g.as_mut(), ev).is_err() {
@@ -217,7 +223,7 @@ fn pgn_moves(start: &dyn DynGame, events: &[Event]) -> String {
 }
 
 /// The four-seat game: one line per round, each seat's move in seat order (`-` for a seat
-/// that did not move in it).
+/// that did not move in it, `time` for one that ran out of time and left).
 fn rounds(start: &dyn DynGame, events: &[Event], seats: usize) -> String {
     let mut out = String::new();
     let mut row: Vec<String> = Vec::new();
@@ -231,7 +237,7 @@ fn rounds(start: &dyn DynGame, events: &[Event], seats: usize) -> String {
         }
     };
     for (ev, san) in described(start, events) {
-        let Event::Move { seat, .. } = ev else {
+        let (Event::Move { seat, .. } | Event::Flag { seat }) = ev else {
             continue;
         };
         let s = usize::from(seat);
@@ -558,6 +564,13 @@ fn read_rounds(body: &str, played: &mut Played, names: &[String]) -> Result<(), 
         }
         for (i, cell) in cells.iter().enumerate() {
             if *cell == "-" || cell.is_empty() {
+                continue;
+            }
+            if *cell == "time" {
+                let flag = Event::Flag { seat: i as u8 };
+                played
+                    .apply(&flag)
+                    .map_err(|e| format!("round {number}, {} out of time: {e}", names[i]))?;
                 continue;
             }
             let what = || format!("round {number}, {} `{}`", names[i], clip(cell));

@@ -62,8 +62,9 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<i64>,
     },
-    /// The seat to move ran out of time: it loses, and the seats still playing share the
-    /// game (as a resignation).
+    /// The seat to move ran out of time. With more than two seats it is out and the others
+    /// play on; otherwise it loses (as a resignation), or the game is drawn if no other seat
+    /// could win any more.
     Flag { seat: u8 },
 }
 
@@ -327,12 +328,21 @@ impl Played {
                         "seat {seat} is not to move: only the seat to move can run out of time"
                     )));
                 }
+                if self.game.drop_seat(Seat(*seat)) {
+                    // More than two seats: the others play on.
+                    self.effective.push(event.clone());
+                    return Ok(event.clone());
+                }
                 let others: Vec<Seat> = self
                     .in_play()
                     .into_iter()
                     .filter(|s| s.0 != *seat)
                     .collect();
-                self.ended = Some(GameResult::draw(n, &others, EndReason::Time));
+                self.ended = Some(if others.iter().any(|&s| self.game.can_win(s)) {
+                    GameResult::draw(n, &others, EndReason::Time)
+                } else {
+                    GameResult::draw(n, &self.in_play(), EndReason::TimeVsInsufficient)
+                });
                 event.clone()
             }
             Event::Takeback { plies, .. } => {
@@ -363,7 +373,8 @@ impl Played {
     }
 }
 
-/// Applies one move or roll to a game, checking it is legal; on error the game is unchanged.
+/// Applies one move, roll or seat out of time (more than two seats) to a game, checking it
+/// is legal; on error the game is unchanged.
 /// Returns the event as the game writes it (canonical notation).
 pub fn apply(game: &mut dyn DynGame, event: &Event) -> Result<Event, PlayError> {
     match event {
@@ -385,8 +396,17 @@ pub fn apply(game: &mut dyn DynGame, event: &Event) -> Result<Event, PlayError> 
             let roll = game.apply_chance(roll)?;
             Ok(Event::Roll { roll })
         }
+        Event::Flag { seat } if game.turn() == Turn::Seat(Seat(*seat)) => {
+            if game.drop_seat(Seat(*seat)) {
+                Ok(event.clone())
+            } else {
+                Err(PlayError::Illegal(
+                    "this game cannot go on without a seat".into(),
+                ))
+            }
+        }
         _ => Err(PlayError::Illegal(
-            "only moves and rolls change the position".into(),
+            "only moves, rolls and a seat out of time change the position".into(),
         )),
     }
 }

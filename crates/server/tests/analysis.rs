@@ -391,3 +391,88 @@ async fn a_game_gives_the_position_of_any_move_for_the_analysis_board() {
     assert_eq!(status, 404);
     assert_eq!(v["code"], "no-game");
 }
+
+#[tokio::test]
+async fn the_editor_s_placed_pieces_become_a_position_or_a_named_refusal() {
+    let srv = start().await;
+    let piece = |square: &str, seat: u8, piece: &str| json!({"square": square, "seat": seat, "piece": piece});
+    // The mate-in-one position, placed piece by piece: Black's king e8, White's king e6 and
+    // rook a1, White to move.
+    let body = json!({"ruleset": "acedrex", "to_move": 0,
+        "pieces": [piece("e8", 1, "K"), piece("e6", 0, "K"), piece("a1", 0, "R")]});
+    let (status, v) = post(srv.addr, "/api/analysis/setup", body).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["position"], MATE_IN_ONE);
+    assert_eq!(v["turn"]["seat"], 0);
+    assert!(
+        v["legal"].as_array().unwrap().iter().any(|m| m == "a1a8"),
+        "{v}"
+    );
+    // Refusals name the problem: two white kings; a white pawn unpromoted on the eighth
+    // rank; Black in check with White to move; a piece the ruleset does not have.
+    let cases = [
+        (
+            vec![
+                piece("e1", 0, "K"),
+                piece("d1", 0, "K"),
+                piece("e8", 1, "K"),
+            ],
+            0,
+            "kings",
+        ),
+        (
+            vec![
+                piece("e1", 0, "K"),
+                piece("e8", 1, "K"),
+                piece("a8", 0, "P"),
+            ],
+            0,
+            "unpromoted",
+        ),
+        (
+            vec![
+                piece("e1", 0, "K"),
+                piece("e8", 1, "K"),
+                piece("e4", 0, "R"),
+            ],
+            0,
+            "opponent-in-check",
+        ),
+        (vec![piece("e1", 0, "K"), piece("e8", 1, "Q")], 0, "piece"),
+        (vec![piece("e1", 0, "K"), piece("i9", 1, "K")], 0, "square"),
+    ];
+    for (pieces, to_move, problem) in cases {
+        let body = json!({"ruleset": "acedrex", "to_move": to_move, "pieces": pieces});
+        let (status, v) = post(srv.addr, "/api/analysis/setup", body).await;
+        assert_eq!(status, 400, "{v}");
+        assert_eq!(
+            (v["code"].as_str(), v["problem"].as_str()),
+            (Some("bad-setup"), Some(problem)),
+            "{v}"
+        );
+        assert!(v["error"].as_str().unwrap().starts_with("setup: "), "{v}");
+    }
+    // A malformed body, an unknown ruleset and a game without pieces to place.
+    let (status, v) = post(
+        srv.addr,
+        "/api/analysis/setup",
+        json!({"ruleset": "acedrex"}),
+    )
+    .await;
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (400, Some("bad-request")),
+        "{v}"
+    );
+    let body = json!({"ruleset": "nope", "to_move": 0, "pieces": []});
+    let (status, v) = post(srv.addr, "/api/analysis/setup", body).await;
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("nope"), "{v}");
+    let body = json!({"ruleset": "fallas", "to_move": 0, "pieces": []});
+    let (status, v) = post(srv.addr, "/api/analysis/setup", body).await;
+    assert_eq!(
+        (status, v["problem"].as_str()),
+        (400, Some("unsupported")),
+        "{v}"
+    );
+}

@@ -207,33 +207,145 @@ async fn an_ai_seat_budgets_its_search_from_its_own_clock() {
     assert!(s["now"]["clock"]["left_ms"][1].as_i64().unwrap() > 0);
 }
 
+/// The board after the game's last event.
+fn last_view(s: &Value) -> Value {
+    s["history"].as_array().unwrap().last().unwrap()["view"].clone()
+}
+
 #[tokio::test]
-async fn in_cuatro_tiempos_the_flagged_seat_loses_and_the_others_share() {
-    let srv = start().await;
-    let (id, created) = create(
-        srv.addr,
-        json!({"ruleset": "cuatro-tiempos", "players": ["human", "human", "human", "human"],
-               "stakes": [1, 1, 1, 1], "clock": {"initial_s": 1, "increment_s": 0}}),
-    )
-    .await;
+async fn in_cuatro_tiempos_a_seat_out_of_time_leaves_and_the_others_play_on_across_a_restart() {
+    // Two seconds each. Green (seat 0) moves first, for free; Red's clock then runs out and
+    // Red leaves as if its king were taken; Black moves at once; the server restarts; White
+    // and then Green run out, and Black, the last seat left, wins.
+    let db = temp_db("cuatro-flag");
+    let id = {
+        let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap()), None).await;
+        let (id, created) = create(
+            srv.addr,
+            json!({"ruleset": "cuatro-tiempos", "players": ["human", "human", "human", "human"],
+                   "stakes": [1, 1, 1, 1], "clock": {"initial_s": 2, "increment_s": 0}}),
+        )
+        .await;
+        let s = state(srv.addr, &id).await;
+        let first = s["now"]["legal"][0].as_str().unwrap().to_string();
+        assert_eq!(
+            play(srv.addr, &id, &token_of(&created, 0), &first).await.0,
+            200
+        );
+        let s = until(srv.addr, &id, |s| s["now"]["turn"]["seat"] == 2).await;
+        assert_eq!(s["now"]["result"], Value::Null, "the game goes on");
+        let last = s["history"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(
+            (last["kind"].as_str(), last["seat"].as_u64()),
+            (Some("flag"), Some(1))
+        );
+        let view = last_view(&s);
+        assert_eq!(view["out"], json!([1]), "{view}");
+        assert_eq!(view["active"], json!([true, false, true, true]));
+        // Red paid its stake at the start and once for each of its eight pieces.
+        assert_eq!(view["paid"], json!([1, 9, 1, 1]));
+        assert_eq!(s["now"]["clock"]["running"], 2, "Black's clock runs");
+        assert_eq!(s["now"]["clock"]["left_ms"][1], 0);
+        // Red can no longer move; Black can.
+        let red_try = play(srv.addr, &id, &token_of(&created, 1), "a1a2").await;
+        assert_eq!(red_try.0, 400, "{}", red_try.1);
+        let black = token_of(&created, 2);
+        let mv = s["now"]["legal"][0].as_str().unwrap().to_string();
+        let (status, v) = play(srv.addr, &id, &black, &mv).await;
+        assert_eq!(status, 200, "{v}");
+        id
+    };
+    let srv = start_with(Arc::new(SqliteStore::open(&db).unwrap()), None).await;
     let s = state(srv.addr, &id).await;
-    let first = s["now"]["legal"][0].as_str().unwrap().to_string();
+    assert_eq!(last_view(&s)["out"], json!([1]), "Red is still out");
+    assert_eq!(s["now"]["result"], Value::Null);
     assert_eq!(
-        play(srv.addr, &id, &token_of(&created, 0), &first).await.0,
-        200
+        s["now"]["clock"]["running"], 3,
+        "White's clock runs: {}",
+        s["now"]
     );
     let s = until(srv.addr, &id, |s| !s["now"]["result"].is_null()).await;
     let result = &s["now"]["result"];
-    assert_eq!(result["reason"], "time");
-    let scores: Vec<f64> = result["seats"]
+    assert_eq!(result["reason"], "elimination", "{result}");
+    assert_eq!(result["winner"], 2, "{result}");
+    let ranks: Vec<f64> = result["seats"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| s["score"].as_f64().unwrap())
+        .map(|s| s["rank"].as_f64().unwrap())
         .collect();
-    let third = 1.0 / 3.0;
-    assert!(
-        scores[1] == 0.0 && [0, 2, 3].iter().all(|&i| (scores[i] - third).abs() < 1e-6),
-        "{result}"
-    );
+    // First out ranks last: Red, then White, then Green.
+    assert_eq!(ranks, [2.0, 4.0, 1.0, 3.0], "{result}");
+    let flags: Vec<u64> = s["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "flag")
+        .map(|e| e["seat"].as_u64().unwrap())
+        .collect();
+    assert_eq!(flags, [1, 3, 0]);
+    // The pot: each seat's stake, and eight more from each seat out; Black takes it.
+    let view = last_view(&s);
+    assert_eq!(view["pot"], 28, "{view}");
+    assert_eq!(view["balances"], json!([-9.0, -9.0, 27.0, -9.0]));
+    assert_eq!(s["now"]["clock"]["running"], Value::Null);
+    // The record keeps the flags in order, and replays to the same ending, as a record and
+    // as the text record of rounds.
+    let (_, rec) = get(srv.addr, &format!("/api/games/{id}/export")).await;
+    let (status, imported) = post(srv.addr, "/api/import", rec).await;
+    assert_eq!(status, 200, "{imported}");
+    let s = state(srv.addr, imported["id"].as_str().unwrap()).await;
+    assert_eq!(s["now"]["result"]["winner"], 2);
+    let (status, text) = get(srv.addr, &format!("/api/games/{id}/export?format=text")).await;
+    assert_eq!(status, 200);
+    let text = text.as_str().unwrap().to_string();
+    // Round 1: Green's move, Red out of time, Black's move, White out of time; round 2:
+    // Green out of time.
+    let rounds: Vec<&str> = text.split("\n\n").nth(1).unwrap().lines().collect();
+    assert_eq!(rounds.len(), 2, "{text}");
+    let cells: Vec<&str> = rounds[0].split(" | ").collect();
+    assert_eq!((cells[1], cells[3]), ("time", "time"), "{text}");
+    assert_eq!(rounds[1], "2. time | - | - | -", "{text}");
+    let (status, imported) = post(srv.addr, "/api/import", json!({"text": text})).await;
+    assert_eq!(status, 200, "{imported}");
+    let s = state(srv.addr, imported["id"].as_str().unwrap()).await;
+    assert_eq!(s["now"]["result"]["winner"], 2);
+    assert!(!text.contains("LibroEnding"), "{text}");
+}
+
+#[tokio::test]
+async fn a_flag_against_a_side_that_cannot_win_is_a_draw() {
+    // Acedrex with stalemate a draw: Black has only its king, White a rook. Black to move
+    // runs out of time: White wins. White to move runs out: Black, a lone king that can
+    // neither mate nor win by stalemate, cannot win, so the game is drawn.
+    let srv = start().await;
+    for (position, mover, reason, winner) in [
+        ("4k3/8/8/8/8/8/8/R3K3 w - x 0 1", "e1e2", "time", json!(0)),
+        (
+            "4k3/8/8/8/8/8/8/R3K3 b - x 0 1",
+            "e8e7",
+            "time-vs-insufficient",
+            Value::Null,
+        ),
+    ] {
+        // A game from a position comes in as a PGN.
+        let pgn = format!(
+            "[Variant \"acedrex\"]\n[LibroOptions \"stalemate=draw\"]\n[SetUp \"1\"]\n\
+             [FEN \"{position}\"]\n[TimeControl \"1+0\"]\n[Result \"*\"]\n\n*\n"
+        );
+        let (status, created) = post(srv.addr, "/api/import", json!({ "text": pgn })).await;
+        assert_eq!(status, 200, "{created}");
+        let id = created["id"].as_str().unwrap().to_string();
+        let seat = if position.contains(" w ") { 0 } else { 1 };
+        let (status, v) = play(srv.addr, &id, &token_of(&created, seat), mover).await;
+        assert_eq!(status, 200, "{v}");
+        let s = until(srv.addr, &id, |s| !s["now"]["result"].is_null()).await;
+        let result = &s["now"]["result"];
+        assert_eq!(result["reason"], reason, "{position}: {result}");
+        assert_eq!(result["winner"], winner, "{position}: {result}");
+        if winner.is_null() {
+            assert_eq!(result["seats"][0]["score"], 0.5);
+            assert_eq!(result["seats"][1]["score"], 0.5);
+        }
+    }
 }
