@@ -200,11 +200,12 @@ impl ChessGame {
     /// (for a front end's ending, such as a seat out of time): its pieces leave the board,
     /// it pays for them, and the turn passes on. Only with more than two seats, for a seat
     /// still in a game not over, after the opening bets; otherwise `false`, nothing changed.
-    pub fn drop_seat(&mut self, s: u8) -> bool {
+    pub fn drop_seat(&mut self, seat: Seat) -> bool {
         let n = self.rules.num_seats();
+        let s = seat.0;
         if n <= 2
             || usize::from(s) >= n
-            || !self.pos.is_active(s)
+            || !self.pos.is_active(seat)
             || self.pos.bets_pending() > 0
             || self.standing().is_some()
         {
@@ -224,13 +225,13 @@ impl ChessGame {
     /// nothing but its king cannot checkmate; it cannot win on a bare-king rule (bared, it
     /// loses or is bared first); and it can win by stalemate only where stalemate wins and
     /// the other side has more than a lone king (a king cannot stalemate a lone king).
-    pub fn can_win(&self, s: u8) -> bool {
+    pub fn can_win(&self, seat: Seat) -> bool {
         let r = &*self.rules;
         let n = r.num_seats();
-        if usize::from(s) >= n || !self.pos.is_active(s) {
+        if seat.index() >= n || !self.pos.is_active(seat) {
             return false;
         }
-        if n != 2 || self.pos.piece_count(s) > 1 || self.pos.king_square(r, s).is_none() {
+        if n != 2 || self.pos.piece_count(seat) > 1 || self.pos.king_square(r, seat).is_none() {
             return true;
         }
         match r.options.bare_king {
@@ -238,7 +239,7 @@ impl ChessGame {
             BareKing::None => {
                 let plain_king = r.royal.is_some_and(|k| r.pieces()[k as usize].betza == "K");
                 r.options.stalemate == Stalemate::Win
-                    && (self.pos.piece_count(1 - s) > 1 || !plain_king)
+                    && (self.pos.piece_count(Seat(1 - seat.0)) > 1 || !plain_king)
             }
         }
     }

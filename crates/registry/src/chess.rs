@@ -138,10 +138,10 @@ impl FamilyGame for ChessGame {
             .collect()
     }
     fn drop_seat(&mut self, seat: Seat) -> bool {
-        ChessGame::drop_seat(self, seat.0)
+        ChessGame::drop_seat(self, seat)
     }
     fn can_win(&self, seat: Seat) -> bool {
-        ChessGame::can_win(self, seat.0)
+        ChessGame::can_win(self, seat)
     }
     fn ledger(&self) -> Option<Ledger> {
         (self.num_seats() > 2).then(|| Ledger {
