@@ -13,11 +13,15 @@
 //! cargo run --release -p libro-chess --example texel -- shatranj games.jsonl
 //! ```
 //!
+//! With `--scores`, positions are labelled instead by another engine's search score (less
+//! noisy than one result for a whole game), optionally blended with the result.
+//!
 //! It prints the fitted weights in the form of `src/eval/weights.rs`.
 
 use clap::Parser;
 use libro_chess::{ChessGame, ChessRules, Evaluator, MoveList, Weights};
 use libro_core::{Game, Heuristic};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -46,12 +50,26 @@ struct Args {
     /// Weights not to move (names, comma-separated).
     #[arg(long, value_delimiter = ',')]
     fixed: Vec<String>,
+    /// An engine's search scores of positions of the records (JSON lines `{"game": n,
+    /// "ply": i, "cp": v}`, `n` counting the records' lines from 0, `v` from the first
+    /// seat's view): only these positions are used, labelled by their score.
+    #[arg(long)]
+    scores: Option<PathBuf>,
+    /// With `--scores`: how much of each label is the score (1) rather than the game's
+    /// result (0).
+    #[arg(long, default_value_t = 1.0)]
+    blend: f64,
+    /// Fit the logistic curve's scale again after every pass. Hold a weight fixed with it
+    /// (a pawn's value), or the fit is free to rescale every weight together.
+    #[arg(long)]
+    refit_k: bool,
 }
 
-/// A quiet position and the first seat's score in its game (1, ½ or 0).
+/// A quiet position and what it is fitted to: the first seat's score in its game (1, ½ or
+/// 0), or its expected score by an engine's search.
 struct Sample {
     game: ChessGame,
-    result: f64,
+    target: f64,
 }
 
 fn load_rules(name: &str) -> Result<Arc<ChessRules>, String> {
@@ -78,12 +96,39 @@ fn is_quiet(game: &ChessGame) -> bool {
         .all(|&mv| game.exchange_gain(mv).is_none_or(|g| g <= 0))
 }
 
-/// The quiet positions of every game in `path`, split into (fitting, held out).
+/// The expected score of the first seat for a search score in centipawns (the logistic
+/// curve on which 400 centipawns are ten to one).
+fn expected(cp: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-cp / 400.0))
+}
+
+/// `--scores`: the first seat's expected score by (record line, ply).
+fn read_scores(path: &PathBuf) -> Result<Scores, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = HashMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let where_ = format!("{} line {}", path.display(), n + 1);
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{where_}: {e}"))?;
+        let field = |f: &str| v[f].as_i64().ok_or_else(|| format!("{where_}: no `{f}`"));
+        let (game, ply, cp) = (field("game")?, field("ply")?, field("cp")?);
+        let index = |x: i64| usize::try_from(x).map_err(|_| format!("{where_}: negative"));
+        out.insert((index(game)?, index(ply)?), expected(cp as f64));
+    }
+    Ok(out)
+}
+
+/// Labels by (record line, ply): each position's expected score for the first seat.
+type Scores = HashMap<(usize, usize), f64>;
+
+/// The quiet positions of every game in `path` (only those `scores` labels, if given),
+/// split into (fitting, held out).
 fn read_samples(
     rules: &Arc<ChessRules>,
     path: &PathBuf,
     skip: usize,
     last: Option<usize>,
+    scores: Option<(&Scores, f64)>,
 ) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let (mut fit, mut held) = (Vec::new(), Vec::new());
@@ -101,13 +146,19 @@ fn read_samples(
         let out = if n % 10 == 9 { &mut held } else { &mut fit };
         let first = skip.max(plies.len().saturating_sub(last.unwrap_or(usize::MAX)));
         for (i, ply) in plies.iter().enumerate() {
-            if i >= first && is_quiet(&game) {
+            let label = match scores {
+                None => Some(result),
+                Some((scores, blend)) => scores
+                    .get(&(n, i))
+                    .map(|p| blend * p + (1.0 - blend) * result),
+            };
+            if let Some(label) = label.filter(|_| i >= first && is_quiet(&game)) {
                 // A fresh game from the position: no history to carry.
                 let fresh = ChessGame::from_position(rules, &game.to_string())
                     .map_err(|e| format!("{where_} ply {i}: {e}"))?;
                 out.push(Sample {
                     game: fresh,
-                    result,
+                    target: label,
                 });
             }
             let text = ply["move"]
@@ -136,7 +187,7 @@ fn error(rules: &Arc<ChessRules>, w: &Weights, k: f64, samples: &[Sample], threa
                         .map(|s| {
                             let v = f64::from(eval.first_seat_value(&s.game).unwrap_or(0));
                             let p = 1.0 / (1.0 + 10f64.powf(-k * v / 400.0));
-                            (s.result - p).powi(2)
+                            (s.target - p).powi(2)
                         })
                         .sum::<f64>()
                 })
@@ -187,7 +238,14 @@ fn run(args: &Args) -> Result<(), String> {
             return Err(format!("--fixed: no weight `{name}`"));
         }
     }
-    let (fit, held) = read_samples(&rules, &args.records, args.skip_plies, args.last_plies)?;
+    let scores = args.scores.as_ref().map(read_scores).transpose()?;
+    let (fit, held) = read_samples(
+        &rules,
+        &args.records,
+        args.skip_plies,
+        args.last_plies,
+        scores.as_ref().map(|s| (s, args.blend.clamp(0.0, 1.0))),
+    )?;
     eprintln!(
         "{} quiet positions to fit, {} held out",
         fit.len(),
@@ -195,9 +253,10 @@ fn run(args: &Args) -> Result<(), String> {
     );
     let t = args.threads;
     let start = Weights::DEFAULT;
-    let k = fit_k(&rules, &start, &fit, t);
+    let k0 = fit_k(&rules, &start, &fit, t);
+    let mut k = k0;
     let mut best = error(&rules, &start, k, &fit, t);
-    let held_before = error(&rules, &start, k, &held, t);
+    let held_before = error(&rules, &start, k0, &held, t);
     eprintln!("K = {k:.3}; error {best:.6}, held out {held_before:.6}");
     let mut values = start.to_vec();
     let mut step = args.step.max(1);
@@ -221,8 +280,12 @@ fn run(args: &Args) -> Result<(), String> {
             }
         }
         let w = Weights::from_slice(&values).expect("as many values as names");
+        if args.refit_k {
+            k = fit_k(&rules, &w, &fit, t);
+            best = error(&rules, &w, k, &fit, t);
+        }
         eprintln!(
-            "pass {pass}, step {step}: {moved} moved; error {best:.6}, held out {:.6}",
+            "pass {pass}, step {step}: {moved} moved; K {k:.3}, error {best:.6}, held out {:.6}",
             error(&rules, &w, k, &held, t)
         );
         if moved == 0 {
@@ -234,7 +297,7 @@ fn run(args: &Args) -> Result<(), String> {
     }
     let w = Weights::from_slice(&values).expect("as many values as names");
     println!("// Fitted on {} positions of {}: error {best:.6} (from {:.6}); held out {:.6} (from {held_before:.6}); K = {k:.3}",
-        fit.len(), args.records.display(), error(&rules, &start, k, &fit, t), error(&rules, &w, k, &held, t));
+        fit.len(), args.records.display(), error(&rules, &start, k0, &fit, t), error(&rules, &w, k, &held, t));
     for (name, (old, new)) in Weights::NAMES
         .iter()
         .zip(start.to_vec().into_iter().zip(values))
