@@ -184,7 +184,7 @@ impl ChessGame {
         let fx = self.pos.play(&self.rules, mv);
         if n > 2 {
             if let Some(a) = mv.bet_amount() {
-                self.stakes[us as usize] = Some(u32::from(a));
+                self.stakes[us.index()] = Some(u32::from(a));
             }
             self.pay(&fx, checked_before);
         }
@@ -304,10 +304,7 @@ impl ChessGame {
             return None;
         }
         let us = self.pos.to_move();
-        if !self.pos.has_officer(r, Seat(us))
-            || self.pos.in_check(r, Seat(us))
-            || self.capture_forced()
-        {
+        if !self.pos.has_officer(r, us) || self.pos.in_check(r, us) || self.capture_forced() {
             return None;
         }
         let mut child = ChessGame {
@@ -382,11 +379,11 @@ impl ChessGame {
                 None => pos.has_piece_move(r),
             };
             if !has_move {
-                if pos.in_check(r, Seat(us)) {
-                    return Some(Some((EndReason::Checkmate, Some(1 - us))));
+                if pos.in_check(r, us) {
+                    return Some(Some((EndReason::Checkmate, Some(1 - us.0))));
                 }
                 match o.stalemate {
-                    Stalemate::Win => return Some(Some((EndReason::Stalemate, Some(1 - us)))),
+                    Stalemate::Win => return Some(Some((EndReason::Stalemate, Some(1 - us.0)))),
                     Stalemate::Draw => return Some(Some((EndReason::Stalemate, None))),
                     Stalemate::Pass => {}
                 }
@@ -535,7 +532,7 @@ impl libro_core::Game for ChessGame {
         if self.standing().is_some() {
             Turn::Over
         } else {
-            Turn::Seat(Seat(self.pos.to_move()))
+            Turn::Seat(self.pos.to_move())
         }
     }
 

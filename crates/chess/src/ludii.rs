@@ -123,7 +123,7 @@ fn pieces(r: &ChessRules, pos: &Position) -> BTreeSet<(Square, u8, u8)> {
         if let Some(s) = pos.seat_at(r, sq) {
             let types = pos.types_at(r, sq);
             for t in (0..r.pieces.len() as u8).filter(|t| types >> t & 1 != 0) {
-                out.insert((sq, s, t));
+                out.insert((sq, s.0, t));
             }
         }
     }
@@ -198,12 +198,12 @@ impl Replay<'_> {
             }
             let mover = p.first().and_then(Value::as_u64).unwrap_or(0);
             let ours = game.position().to_move();
-            if mover != u64::from(ours) + 1 {
+            if mover != u64::from(ours.0) + 1 {
                 self.miss(
                     Some(i),
                     format!(
                         "Ludii's mover is player {mover}, ours is {}",
-                        r.seats[ours as usize].name
+                        r.seats[ours.index()].name
                     ),
                 );
                 return plies;

@@ -1547,8 +1547,8 @@ impl Position {
         with_pos!(self, p => p.hash)
     }
     /// The seat to move.
-    pub fn to_move(&self) -> u8 {
-        with_pos!(self, p => p.to_move)
+    pub fn to_move(&self) -> Seat {
+        Seat(with_pos!(self, p => p.to_move))
     }
     /// Plies since the game's start.
     pub fn ply(&self) -> u32 {
@@ -1591,8 +1591,8 @@ impl Position {
         with_pos!(self, p => p.seat_bb[s.index()].collect())
     }
     /// The seat owning the piece(s) on `sq`.
-    pub fn seat_at(&self, r: &ChessRules, sq: Square) -> Option<u8> {
-        with_pos!(self, p => p.seat_at(r, sq))
+    pub fn seat_at(&self, r: &ChessRules, sq: Square) -> Option<Seat> {
+        with_pos!(self, p => p.seat_at(r, sq)).map(Seat)
     }
     /// The piece types on `sq` (two on a shared square), as a bit set.
     pub fn types_at(&self, r: &ChessRules, sq: Square) -> u8 {

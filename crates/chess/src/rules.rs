@@ -103,7 +103,7 @@ pub struct PieceInfo {
     /// Whether it is the king: it may not be left in check.
     pub royal: bool,
     /// What it becomes on its last line (pawns).
-    pub promotes_to: Option<u8>,
+    pub promotes_to: Option<PieceKind>,
     /// Whether it advances along its seat's `across` direction instead of `forward`.
     pub across: bool,
     /// Piece types it may not capture (as a bit set of type indices).
@@ -878,7 +878,7 @@ impl Loader<'_> {
                         format!("piece `{pname}` cannot promote to `{target}`"),
                     ));
                 }
-                pieces[i].promotes_to = Some(t);
+                pieces[i].promotes_to = Some(PieceKind(t));
             }
             for victim in &p.cannot_capture {
                 let field = format!("pieces.{pname}.cannot_capture");
@@ -994,7 +994,7 @@ impl Loader<'_> {
         }
         if let Some(p) = pieces.iter().find(|p| {
             p.promotes_to
-                .is_some_and(|t| pieces[t as usize].promotes_to.is_some())
+                .is_some_and(|t| pieces[t.index()].promotes_to.is_some())
         }) {
             return Err(self.at(
                 &def.pieces,
@@ -1566,11 +1566,11 @@ impl ChessRules {
     /// What a pawn of type `t` becomes on `to` when `fixed` is its `promotes_to`: the start
     /// piece of that square where the ruleset says so.
     #[inline]
-    pub(crate) fn promotion_type(&self, t: u8, to: Square, fixed: u8) -> u8 {
+    pub(crate) fn promotion_type(&self, t: u8, to: Square, fixed: PieceKind) -> u8 {
         if self.promote_as_start >> t & 1 != 0 && self.start_type[to.index()] != u8::MAX {
             self.start_type[to.index()]
         } else {
-            fixed
+            fixed.0
         }
     }
     /// The start position.

@@ -167,7 +167,7 @@ fn grid_view(g: &ChessGame) -> GridView {
             };
             squares.push(SquareView {
                 sq: square_text(file, rank),
-                seat,
+                seat: seat.0,
                 pieces: pieces_on(r, pos.types_at(r, sq)),
             });
         }
@@ -196,7 +196,7 @@ fn grid_view(g: &ChessGame) -> GridView {
         squares,
         check,
         active,
-        to_move: pos.to_move(),
+        to_move: pos.to_move().0,
         stakes,
     }
 }

@@ -975,7 +975,7 @@ fn promo_squares<B: Width>(r: &ChessRules, pos: &Pos<B>) -> [Bitboard<B>; MAX_TY
     for (t, p) in r.pieces.iter().enumerate() {
         if let Some(f) = p.promotes_to {
             if r.options.promotion == Promotion::Always
-                || (pos.type_bb[f as usize] & pos.seat_bb[s as usize]).is_empty()
+                || (pos.type_bb[f.index()] & pos.seat_bb[s as usize]).is_empty()
             {
                 promo[t] = r.table::<B>(s, t as u8).promo_zone;
             }
@@ -1242,7 +1242,7 @@ impl Heuristic for ChessGame {
             return false;
         }
         self.position()
-            .in_check(self.rules(), Seat(self.position().to_move()))
+            .in_check(self.rules(), self.position().to_move())
             || self.capture_forced()
     }
 }
@@ -1315,7 +1315,7 @@ mod tests {
         let r = load("shatranj");
         let g = game(&r, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1");
         let passed = g.null_move().expect("a rook besides the king: a null move");
-        assert_eq!(passed.position().to_move(), 1);
+        assert_eq!(passed.position().to_move(), Seat(1));
         assert_eq!(
             passed.hash(),
             passed.recompute_hash(),
