@@ -1,7 +1,7 @@
 // Browser tests of the interface in Spanish: the lobby, a game page, the Lab page's dynamic
-// text and the analysis board shown in Spanish when the browser asks for it
-// (Accept-Language), and the language switch,
-// remembered from page to page. Needs a running `libro serve`:
+// text and charts, and the analysis board shown in Spanish when the browser asks for it
+// (Accept-Language), and the language switch, remembered from page to page.
+// Needs a running `libro serve`:
 //   LIBRO_URL=http://127.0.0.1:8080 node --test i18n.test.mjs
 // Screenshots at 1280 px and at 390 px (a phone).
 
@@ -145,6 +145,21 @@ test("the Lab page's dynamic text in Spanish: the readings count, the run's prog
   await page.waitForSelector("#charts figure[data-chart=outcomes] svg");
   const captions = await page.$$eval("#charts figcaption", (cs) => cs.map((c) => c.textContent));
   assert.ok(captions.includes("Resultados por lectura") && captions.includes("Cómo terminan las partidas, por lectura"), captions.join(", "));
+  // The table `libro evaluate` prints stays English, and its label says so.
+  assert.match(await page.textContent('[data-i18n="lab.as_printed"]'), /en inglés/);
+  // The words inside the charts (the server draws them in the page's language).
+  const svg = (name) => page.$eval(`#charts figure[data-chart=${name}] svg`, (s) => s.textContent);
+  const outcomes = await svg("outcomes");
+  for (const words of ["Resultados por lectura", "ganan blancas", "ganan negras", "sin un único ganador", "% de las partidas", "como está (4 partidas)"]) {
+    assert.ok(outcomes.includes(words), `${words} in ${outcomes}`);
+  }
+  const endsChart = await svg("end-reasons");
+  assert.ok(endsChart.includes("Cómo terminan las partidas") && /falla: no se pudieron jugar todos los dados|sacó todas sus piezas/.test(endsChart), endsChart);
+  assert.ok((await svg("durations")).includes("medias jugadas"));
+  for (const name of ["outcomes", "end-reasons", "durations", "heatmap"]) {
+    const text = await svg(name);
+    assert.ok(!/ games\)| wins|no single winner|% of games/.test(text), `${name}: ${text}`);
+  }
   await shot(page, "i18n-lab-es-1280");
   await page.setViewportSize({ width: 390, height: 844 });
   await noSideScroll(page);
