@@ -344,6 +344,43 @@ mod tests {
         assert!(rules.unwrap().contains("Stakes") && !rules.unwrap().contains("Shatranj"));
     }
 
+    /// Every option of every shipped ruleset has its explanation in every catalogue, the
+    /// English one the server's text, so a changed explanation cannot leave a stale one.
+    #[test]
+    fn every_shipped_option_is_explained_in_every_language() {
+        let mut seen = std::collections::BTreeSet::new();
+        for h in libro_registry::shipped() {
+            let rules = libro_registry::load(&h.name, &[]).unwrap();
+            for o in rules.options() {
+                let key = format!("option.{}", o.name);
+                for (lang, _) in LANGUAGES {
+                    assert!(
+                        catalogue(lang).contains_key(&key),
+                        "i18n/{lang}.json lacks {key} ({})",
+                        h.name
+                    );
+                }
+                assert_eq!(
+                    catalogue("en")[&key],
+                    o.explanation,
+                    "i18n/en.json's {key} is not {}'s explanation: change both languages",
+                    h.name
+                );
+                seen.insert(o.name);
+            }
+        }
+        for name in [
+            "fers_leap",
+            "stake",
+            "bear_off",
+            "entry",
+            "unicorn",
+            "king_leap",
+        ] {
+            assert!(seen.contains(name), "{name} in {seen:?}");
+        }
+    }
+
     #[test]
     fn the_charts_words_come_from_the_catalogue() {
         let english = libro_lab::ChartText::default();
