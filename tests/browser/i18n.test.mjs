@@ -1,7 +1,8 @@
-// Browser tests of the interface in Spanish: the lobby, a game page, the Lab page's dynamic
-// text and the analysis board shown in Spanish when the browser asks for it
-// (Accept-Language), and the language switch,
-// remembered from page to page. Needs a running `libro serve`:
+// Browser tests of the interface in Spanish: the lobby, a game page, the rule options'
+// explanations, the Lab page's dynamic text and charts, and the analysis board shown in
+// Spanish when the browser asks for it (Accept-Language), and the language switch,
+// remembered from page to page.
+// Needs a running `libro serve`:
 //   LIBRO_URL=http://127.0.0.1:8080 node --test i18n.test.mjs
 // Screenshots at 1280 px and at 390 px (a phone).
 
@@ -112,6 +113,43 @@ for (const width of [1280, 390]) {
   });
 }
 
+/// The cells' text of option `name`'s row in the page's options table.
+async function optionRow(page, name) {
+  await page.waitForFunction((name) => [...document.querySelectorAll("#options tbody b")].some((b) => b.textContent === name), name, POLL);
+  return page.$$eval("#options tbody tr", (rows, name) =>
+    [...rows.find((r) => r.querySelector("b")?.textContent === name).children].map((td) => td.textContent), name);
+}
+
+test("rule options explained in Spanish: the lobby, its rules panel and the Lab", async () => {
+  const fersLeap = "en su primera jugada, la alferza original puede en cambio saltar dos casillas (a una casilla vacía, sin capturar nunca)";
+  const page = await newPage(1280, "es");
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('#ruleset option[value="acedrex"]', { state: "attached" });
+  await page.selectOption("#ruleset", "acedrex");
+  // The lobby's table: option, value, explanation, source (the citation as the file has it).
+  const [, , explanation, source] = await optionRow(page, "fers_leap");
+  assert.equal(explanation, fersLeap);
+  assert.match(source, /^seed 004: /);
+  // An option the ruleset file declares (Grant Acedrex's readings) is translated too.
+  await page.selectOption("#ruleset", "grant-acedrex");
+  assert.equal((await optionRow(page, "unicorn"))[2], "el unicornio (el rinoceronte de Ludii)");
+  // The rules panel: `name = value — explanation [source]`.
+  await page.selectOption("#ruleset", "acedrex");
+  await page.click("#show-rules");
+  await page.waitForSelector("#rules-dialog[open] ul.options li");
+  const items = await page.$$eval("#rules-dialog ul.options li", (lis) => lis.map((li) => li.textContent));
+  const item = items.find((i) => i.startsWith("fers_leap = "));
+  assert.ok(item && item.includes(`— ${fersLeap} [seed 004: `), item);
+  await page.close();
+  // The Lab's options table: option, value, vary over, explanation.
+  const lab = await newPage(1280, "es");
+  await lab.goto(`${BASE}/lab`);
+  await lab.waitForSelector('#ruleset option[value="acedrex"]', { state: "attached" });
+  await lab.selectOption("#ruleset", "acedrex");
+  assert.equal((await optionRow(lab, "fers_leap"))[3], fersLeap);
+  await lab.close();
+});
+
 test("the Lab page's dynamic text in Spanish: the readings count, the run's progress and status, the report", async () => {
   const page = await newPage(1280, "es");
   await page.goto(`${BASE}/lab`);
@@ -145,6 +183,21 @@ test("the Lab page's dynamic text in Spanish: the readings count, the run's prog
   await page.waitForSelector("#charts figure[data-chart=outcomes] svg");
   const captions = await page.$$eval("#charts figcaption", (cs) => cs.map((c) => c.textContent));
   assert.ok(captions.includes("Resultados por lectura") && captions.includes("Cómo terminan las partidas, por lectura"), captions.join(", "));
+  // The table `libro evaluate` prints stays English, and its label says so.
+  assert.match(await page.textContent('[data-i18n="lab.as_printed"]'), /en inglés/);
+  // The words inside the charts (the server draws them in the page's language).
+  const svg = (name) => page.$eval(`#charts figure[data-chart=${name}] svg`, (s) => s.textContent);
+  const outcomes = await svg("outcomes");
+  for (const words of ["Resultados por lectura", "ganan blancas", "ganan negras", "sin un único ganador", "% de las partidas", "como está (4 partidas)"]) {
+    assert.ok(outcomes.includes(words), `${words} in ${outcomes}`);
+  }
+  const endsChart = await svg("end-reasons");
+  assert.ok(endsChart.includes("Cómo terminan las partidas") && /falla: no se pudieron jugar todos los dados|sacó todas sus piezas/.test(endsChart), endsChart);
+  assert.ok((await svg("durations")).includes("medias jugadas"));
+  for (const name of ["outcomes", "end-reasons", "durations", "heatmap"]) {
+    const text = await svg(name);
+    assert.ok(!/ games\)| wins|no single winner|% of games/.test(text), `${name}: ${text}`);
+  }
   await shot(page, "i18n-lab-es-1280");
   await page.setViewportSize({ width: 390, height: 844 });
   await noSideScroll(page);

@@ -2,9 +2,9 @@
 //! the draws), how games end by reading, and the distribution of game lengths.
 
 use crate::report::Report;
-use crate::study;
 use crate::LabError;
 use plotters::prelude::*;
+use std::collections::BTreeMap;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
@@ -24,21 +24,91 @@ const PALETTE: [RGBColor; 10] = [
 
 type Drawn = Result<(), Box<dyn Error>>;
 
+/// The words written inside the charts, in one language: English by default (`libro
+/// evaluate`'s chart files); the web app builds its other languages from its catalogues.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChartText {
+    /// The titles of the outcomes, end-reasons, durations and heatmap charts.
+    pub outcomes: String,
+    pub end_reasons: String,
+    pub durations: String,
+    pub heatmap: String,
+    /// A seat's wins in the outcomes legend: `{seat}` is the seat's name.
+    pub wins: String,
+    /// The outcomes legend's games that no one seat won (draws, shared ranks).
+    pub no_single_winner: String,
+    /// The axis of shares of games, and the axis of game lengths.
+    pub share_axis: String,
+    pub plies_axis: String,
+    /// A reading's label: `{reading}` is its key (or `as_set`), `{games}` its game count.
+    pub reading: String,
+    /// The key of the reading that varies nothing.
+    pub as_set: String,
+    /// The heatmap's darkest shade in its title: `{value}` landings per game.
+    pub darkest: String,
+    /// A heatmap cell's tooltip: `{cell}` its index, `{value}` its landings per game.
+    pub cell: String,
+    /// Seat names and end reasons by the rules' own words; a word not here is shown as is.
+    pub seats: BTreeMap<String, String>,
+    pub reasons: BTreeMap<String, String>,
+}
+
+impl Default for ChartText {
+    fn default() -> ChartText {
+        ChartText {
+            outcomes: "Outcomes by reading".into(),
+            end_reasons: "How games end, by reading".into(),
+            durations: "Game length in plies".into(),
+            heatmap: "Where pieces land, per game".into(),
+            wins: "{seat} wins".into(),
+            no_single_winner: "no single winner".into(),
+            share_axis: "% of games".into(),
+            plies_axis: "plies".into(),
+            reading: "{reading} ({games} games)".into(),
+            as_set: "as set".into(),
+            darkest: "darkest {value}".into(),
+            cell: "cell {cell}: {value}".into(),
+            seats: BTreeMap::new(),
+            reasons: BTreeMap::new(),
+        }
+    }
+}
+
+impl ChartText {
+    /// A seat's name in the charts' language.
+    fn seat<'a>(&'a self, seat: &'a str) -> &'a str {
+        self.seats.get(seat).map_or(seat, String::as_str)
+    }
+
+    /// An end reason in the charts' language.
+    fn reason<'a>(&'a self, reason: &'a str) -> &'a str {
+        self.reasons.get(reason).map_or(reason, String::as_str)
+    }
+
+    /// A reading's label with its game count.
+    fn reading_label(&self, key: &str, games: u32) -> String {
+        let reading = if key.is_empty() { &self.as_set } else { key };
+        self.reading
+            .replace("{reading}", reading)
+            .replace("{games}", &games.to_string())
+    }
+}
+
 /// One chart of a report as SVG text.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Chart {
     /// The file stem it is written under (`outcomes`, `end-reasons`, `durations`).
     pub name: &'static str,
-    /// What it shows.
-    pub title: &'static str,
+    /// What it shows, in the language of the [`ChartText`] it was drawn with.
+    pub title: String,
     /// The SVG document.
     pub svg: String,
 }
 
-/// Draws the charts of `report` as SVG text: outcomes by reading, how games end by
-/// reading, and the distribution of game lengths (the one code path behind
+/// Draws the charts of `report` as SVG text, their words from `text`: outcomes by reading,
+/// how games end by reading, and the distribution of game lengths (the one code path behind
 /// [`write_charts`] and the web app's Lab page).
-pub fn render_charts(report: &Report) -> Result<Vec<Chart>, LabError> {
+pub fn render_charts(report: &Report, text: &ChartText) -> Result<Vec<Chart>, LabError> {
     let fail = |name: &str, e: Box<dyn Error>| LabError::Chart(name.to_string(), e.to_string());
     let mut segments: Vec<(String, Vec<f64>)> = report
         .seats
@@ -46,7 +116,7 @@ pub fn render_charts(report: &Report) -> Result<Vec<Chart>, LabError> {
         .enumerate()
         .map(|(i, seat)| {
             (
-                format!("{seat} wins"),
+                text.wins.replace("{seat}", text.seat(seat)),
                 report
                     .readings
                     .iter()
@@ -56,11 +126,11 @@ pub fn render_charts(report: &Report) -> Result<Vec<Chart>, LabError> {
         })
         .collect();
     segments.push((
-        "no single winner".into(),
+        text.no_single_winner.clone(),
         report.readings.iter().map(|r| r.draws.value).collect(),
     ));
     let mut outcomes = String::new();
-    stacked_bars(report, &mut outcomes, "Outcomes by reading", &segments)
+    stacked_bars(report, text, &mut outcomes, &text.outcomes, &segments)
         .map_err(|e| fail("outcomes", e))?;
     let segments: Vec<(String, Vec<f64>)> = report
         .all_reasons()
@@ -76,14 +146,14 @@ pub fn render_charts(report: &Report) -> Result<Vec<Chart>, LabError> {
                         .map_or(0.0, |x| x.share.value)
                 })
                 .collect();
-            (reason, shares)
+            (text.reason(&reason).to_string(), shares)
         })
         .collect();
     let mut reasons = String::new();
-    stacked_bars(report, &mut reasons, "How games end, by reading", &segments)
+    stacked_bars(report, text, &mut reasons, &text.end_reasons, &segments)
         .map_err(|e| fail("end-reasons", e))?;
     let mut durations = String::new();
-    histograms(report, &mut durations).map_err(|e| fail("durations", e))?;
+    histograms(report, text, &mut durations).map_err(|e| fail("durations", e))?;
     let (outcomes, reasons, durations) = (
         stamped(report, outcomes),
         stamped(report, reasons),
@@ -95,23 +165,23 @@ pub fn render_charts(report: &Report) -> Result<Vec<Chart>, LabError> {
         .any(|r| !r.heatmap.is_empty())
         .then(|| Chart {
             name: "heatmap",
-            title: "Where pieces land, per game",
-            svg: stamped(report, heatmap(report)),
+            title: text.heatmap.clone(),
+            svg: stamped(report, heatmap(report, text)),
         });
     Ok([
         Chart {
             name: "outcomes",
-            title: "Outcomes by reading",
+            title: text.outcomes.clone(),
             svg: outcomes,
         },
         Chart {
             name: "end-reasons",
-            title: "How games end, by reading",
+            title: text.end_reasons.clone(),
             svg: reasons,
         },
         Chart {
             name: "durations",
-            title: "Game length in plies",
+            title: text.durations.clone(),
             svg: durations,
         },
     ]
@@ -122,7 +192,7 @@ pub fn render_charts(report: &Report) -> Result<Vec<Chart>, LabError> {
 
 /// One board per reading, each cell shaded by the landings on it per game (the darkest is the
 /// busiest cell of any reading), the first rank at the foot; every cell names its count.
-fn heatmap(report: &Report) -> String {
+fn heatmap(report: &Report, text: &ChartText) -> String {
     let (columns, rows) = (
         usize::from(report.grid.0.max(1)),
         usize::from(report.grid.1.max(1)),
@@ -151,8 +221,10 @@ fn heatmap(report: &Report) -> String {
     let mut out = format!(
         "<svg width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" xmlns=\"http://www.w3.org/2000/svg\">\n\
          <rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>\n\
-         <text x=\"6\" y=\"18\" font-size=\"14\" font-family=\"sans-serif\">Where pieces land, per game — {} (darkest {busiest:.2})</text>\n",
-        escape(&report.ruleset)
+         <text x=\"6\" y=\"18\" font-size=\"14\" font-family=\"sans-serif\">{} — {} ({})</text>\n",
+        escape(&text.heatmap),
+        escape(&report.ruleset),
+        escape(&text.darkest.replace("{value}", &format!("{busiest:.2}")))
     );
     for (i, r) in report.readings.iter().enumerate() {
         let (x0, y0) = (
@@ -160,10 +232,9 @@ fn heatmap(report: &Report) -> String {
             30 + (i / per_row) * (board_h + 40),
         );
         out.push_str(&format!(
-            "<text x=\"{x0}\" y=\"{}\" font-size=\"11\" font-family=\"sans-serif\">{} ({} games)</text>\n",
+            "<text x=\"{x0}\" y=\"{}\" font-size=\"11\" font-family=\"sans-serif\">{}</text>\n",
             y0 + 12,
-            escape(study::label(&r.key)),
-            r.games
+            escape(&text.reading_label(&r.key, r.games)),
         ));
         for (c, &v) in r.heatmap.iter().enumerate() {
             let (col, row) = (c % columns, c / columns);
@@ -171,11 +242,16 @@ fn heatmap(report: &Report) -> String {
             let y = y0 + 18 + (rows - 1 - row.min(rows - 1)) * cell;
             let t = (v / busiest).clamp(0.0, 1.0);
             let shade = |light: f64, dark: f64| (light + (dark - light) * t).round() as u8;
+            let tip = text
+                .cell
+                .replace("{cell}", &c.to_string())
+                .replace("{value}", &format!("{v:.2}"));
             out.push_str(&format!(
-                "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"#{:02x}{:02x}{:02x}\" stroke=\"#d9c6a0\" stroke-width=\"0.5\"><title>cell {c}: {v:.2}</title></rect>\n",
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"#{:02x}{:02x}{:02x}\" stroke=\"#d9c6a0\" stroke-width=\"0.5\"><title>{}</title></rect>\n",
                 shade(255.0, 138.0),
                 shade(252.0, 50.0),
                 shade(245.0, 0.0),
+                escape(&tip),
             ));
         }
     }
@@ -184,10 +260,10 @@ fn heatmap(report: &Report) -> String {
 }
 
 /// Writes `outcomes.svg`, `end-reasons.svg` and `durations.svg` into `dir` (created if
-/// need be), returning their paths.
+/// need be), in English, returning their paths.
 pub fn write_charts(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, LabError> {
     std::fs::create_dir_all(dir).map_err(|e| LabError::Io(dir.display().to_string(), e))?;
-    render_charts(report)?
+    render_charts(report, &ChartText::default())?
         .into_iter()
         .map(|chart| {
             let path = dir.join(format!("{}.svg", chart.name));
@@ -237,24 +313,25 @@ fn stamped(report: &Report, svg: String) -> String {
     out
 }
 
-fn labels(report: &Report) -> Vec<String> {
+fn labels(report: &Report, text: &ChartText) -> Vec<String> {
     report
         .readings
         .iter()
-        .map(|r| format!("{} ({} games)", study::label(&r.key), r.games))
+        .map(|r| text.reading_label(&r.key, r.games))
         .collect()
 }
 
 /// One horizontal bar per reading, split into `segments` (shares summing to at most 1).
 fn stacked_bars(
     report: &Report,
+    text: &ChartText,
     out: &mut String,
     title: &str,
     segments: &[(String, Vec<f64>)],
 ) -> Drawn {
-    let names = labels(report);
+    let names = labels(report, text);
     let n = names.len().max(1);
-    let label_width = names.iter().map(|l| l.len()).max().unwrap_or(10) as u32 * 7 + 20;
+    let label_width = names.iter().map(|l| l.chars().count()).max().unwrap_or(10) as u32 * 7 + 20;
     let root =
         SVGBackend::with_string(out, (label_width + 700, 120 + 40 * n as u32)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -274,7 +351,7 @@ fn stacked_bars(
     chart
         .configure_mesh()
         .disable_y_mesh()
-        .x_desc("% of games")
+        .x_desc(text.share_axis.as_str())
         .y_labels(n * 2 + 1)
         .y_label_formatter(&|y| {
             let i = (*y - 0.5).round();
@@ -316,14 +393,15 @@ fn stacked_bars(
 }
 
 /// One histogram of game lengths per reading, stacked vertically on a common ply axis.
-fn histograms(report: &Report, out: &mut String) -> Drawn {
-    let names = labels(report);
+fn histograms(report: &Report, text: &ChartText, out: &mut String) -> Drawn {
+    let names = labels(report, text);
     let n = names.len().max(1);
     let root = SVGBackend::with_string(out, (900, 60 + 180 * n as u32)).into_drawing_area();
     root.fill(&WHITE)?;
     let root = root.titled(
         &format!(
-            "Game length in plies — {}, {}",
+            "{} — {}, {}",
+            text.durations,
             report.ruleset,
             report.players.join(" / ")
         ),
@@ -351,8 +429,8 @@ fn histograms(report: &Report, out: &mut String) -> Drawn {
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .y_desc("% of games")
-            .x_desc("plies")
+            .y_desc(text.share_axis.as_str())
+            .x_desc(text.plies_axis.as_str())
             .draw()?;
         let colour = PALETTE[i % PALETTE.len()];
         chart.draw_series(r.plies.histogram.iter().enumerate().map(|(b, &c)| {

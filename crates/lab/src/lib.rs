@@ -20,7 +20,7 @@ mod stamp;
 pub mod stats;
 mod study;
 
-pub use charts::{render_charts, write_charts, Chart};
+pub use charts::{render_charts, write_charts, Chart, ChartText};
 pub use play::{
     any_mover, pending, play_one, random_mover, run, GameRow, Ledger, Mover, MoverFactory,
     RandomMover, RunPlan, RunStats,

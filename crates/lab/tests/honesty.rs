@@ -176,7 +176,7 @@ fn a_changed_ruleset_cannot_continue_or_merge_with_old_results() {
     assert!(report.to_table().contains(digest.as_str()));
     assert!(report.to_json().contains(digest.as_str()));
     assert!(report.to_csv().contains(digest.as_str()));
-    for chart in libro_lab::render_charts(&report).unwrap() {
+    for chart in libro_lab::render_charts(&report, &libro_lab::ChartText::default()).unwrap() {
         assert!(chart.svg.contains(digest.as_str()), "{}", chart.name);
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -208,7 +208,7 @@ fn piece_usage_names_the_rulesets_pieces_and_counts_every_move() {
     for piece in ["king", "fers", "pawn"] {
         assert!(names.contains(&piece), "{names:?}");
     }
-    let svg = libro_lab::render_charts(&report)
+    let svg = libro_lab::render_charts(&report, &libro_lab::ChartText::default())
         .unwrap()
         .into_iter()
         .find(|c| c.name == "heatmap")

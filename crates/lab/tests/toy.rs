@@ -4,7 +4,7 @@
 mod common;
 
 use common::{nim_ledger, play, sorted, study, Nim, NimGame};
-use libro_lab::{Report, ResultsFile, RunPlan, Shard};
+use libro_lab::{ChartText, Report, ResultsFile, RunPlan, Shard};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -213,7 +213,7 @@ fn charts_are_written() {
 fn charts_as_text_are_the_charts_written() {
     let s = study("4,5", 50, 2);
     let report = Report::new(&s, &play(&s, &plan(2)));
-    let charts = libro_lab::render_charts(&report).unwrap();
+    let charts = libro_lab::render_charts(&report, &ChartText::default()).unwrap();
     let names: Vec<&str> = charts.iter().map(|c| c.name).collect();
     assert_eq!(names, ["outcomes", "end-reasons", "durations", "heatmap"]);
     let dir = temp("charts-text");
@@ -226,6 +226,76 @@ fn charts_as_text_are_the_charts_written() {
             "{}",
             file.display()
         );
+    }
+}
+
+#[test]
+fn chart_text_is_the_text_in_the_charts() {
+    let s = study("4,5", 50, 2);
+    let report = Report::new(&s, &play(&s, &plan(2)));
+    let english = libro_lab::render_charts(&report, &ChartText::default()).unwrap();
+    assert!(english[0].svg.contains("first wins") && english[0].svg.contains("pile=4 (50 games)"));
+    let text = ChartText {
+        outcomes: "Resultados".into(),
+        end_reasons: "Finales".into(),
+        durations: "Duración".into(),
+        heatmap: "Dónde caen".into(),
+        wins: "ganan {seat}".into(),
+        no_single_winner: "sin ganador único".into(),
+        share_axis: "% de las partidas".into(),
+        plies_axis: "medias jugadas".into(),
+        reading: "{reading} ({games} partidas)".into(),
+        as_set: "como está".into(),
+        darkest: "máximo {value}".into(),
+        cell: "casilla {cell}: {value}".into(),
+        seats: [("first".to_string(), "primeras".to_string())].into(),
+        reasons: [("bore-off".to_string(), "sacó todas".to_string())].into(),
+    };
+    let charts = libro_lab::render_charts(&report, &text).unwrap();
+    let svg = |name: &str| {
+        let chart = charts.iter().find(|c| c.name == name).unwrap();
+        (chart.title.as_str(), chart.svg.as_str())
+    };
+    let (title, outcomes) = svg("outcomes");
+    assert_eq!(title, "Resultados");
+    for words in [
+        "Resultados",
+        "ganan primeras",
+        "ganan second",
+        "sin ganador único",
+        "% de las partidas",
+        "pile=4 (50 partidas)",
+    ] {
+        assert!(outcomes.contains(words), "{words} in {outcomes}");
+    }
+    let (_, ends) = svg("end-reasons");
+    assert!(
+        ends.contains("Finales") && ends.contains("sacó todas"),
+        "{ends}"
+    );
+    let (_, durations) = svg("durations");
+    assert!(
+        durations.contains("Duración") && durations.contains("medias jugadas"),
+        "{durations}"
+    );
+    let (_, heat) = svg("heatmap");
+    assert!(
+        heat.contains("Dónde caen")
+            && heat.contains("máximo ")
+            && heat.contains("<title>casilla 0: "),
+        "{heat}"
+    );
+    for chart in &charts {
+        for english in [
+            "games)",
+            " wins",
+            "no single winner",
+            "% of games",
+            "darkest",
+            "<title>cell",
+        ] {
+            assert!(!chart.svg.contains(english), "{english} in {}", chart.name);
+        }
     }
 }
 

@@ -95,7 +95,7 @@ async function showRules(name) {
     el("p", { class: "source" }, t("rules.source"), " ", info.source),
     info.rules_of_record ? el("section", {}, el("h3", {}, t("rules.of_record")), el("pre", { class: "text" }, info.rules_of_record)) : null,
     el("h3", {}, t("rules.options")),
-    el("ul", { class: "options" }, info.options.map((o) => el("li", {}, el("b", {}, o.name), ` = ${o.value} — ${o.explanation} `, el("i", {}, `[${o.source}]`)))),
+    el("ul", { class: "options" }, info.options.map((o) => el("li", {}, el("b", {}, o.name), ` = ${o.value} — ${optionText(o)} `, el("i", {}, `[${o.source}]`)))),
     pieces.length ? el("section", {}, el("h3", {}, t("rules.pieces")), el("ul", { class: "pieces" }, pieces)) : null,
     info.seed
       ? el("details", { open: true }, el("summary", {}, t("rules.seed", { file: info.seed.file, game: info.seed.game })), el("pre", { class: "text seed" }, info.seed.text))

@@ -19,6 +19,13 @@ function word(kind, w) {
   return CATALOGUES[LANG][key] ?? CATALOGUES.en[key] ?? w;
 }
 
+/// A rule option's explanation in the page's language: the catalogue's `option.NAME` when its
+/// English is the server's text, else the server's text (a ruleset file's own option).
+function optionText(o) {
+  const key = `option.${o.name}`;
+  return CATALOGUES.en[key] === o.explanation ? t(key) : o.explanation;
+}
+
 /// Translates the page's fixed text: `data-i18n` (text), `data-i18n-title`,
 /// `data-i18n-placeholder`.
 function applyI18n(root) {

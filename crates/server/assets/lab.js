@@ -38,7 +38,7 @@ function renderRuleset() {
       vary = el("input", { "data-vary-text": o.name, size: 12, placeholder: "v1, v2", oninput: updateReadings });
     }
     fixed.value = o.value;
-    body.append(el("tr", {}, el("td", {}, el("b", {}, o.name)), el("td", {}, fixed), el("td", {}, vary), el("td", {}, o.explanation)));
+    body.append(el("tr", {}, el("td", {}, el("b", {}, o.name)), el("td", {}, fixed), el("td", {}, vary), el("td", {}, optionText(o))));
   }
   updateReadings();
 }

@@ -40,7 +40,7 @@ function renderRuleset() {
       input = el("input", { "data-option": o.name, "data-default": o.value, size: 8 });
     }
     input.value = o.value;
-    body.append(el("tr", {}, el("td", {}, el("b", {}, o.name)), el("td", {}, input), el("td", {}, o.explanation), el("td", { class: "source" }, o.source)));
+    body.append(el("tr", {}, el("td", {}, el("b", {}, o.name)), el("td", {}, input), el("td", {}, optionText(o)), el("td", { class: "source" }, o.source)));
   }
 }
 

@@ -1,6 +1,9 @@
 //! The front end and the source texts, embedded in the binary: plain HTML, CSS and JS with
 //! no build step, and the seed texts with the rules of record for the rules panel.
 
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
 /// A static file: its bytes and content type.
 pub struct Asset {
     pub body: &'static [u8],
@@ -52,9 +55,67 @@ pub const LANGUAGES: &[(&str, &str)] = &[
     ("es", include_str!("../assets/i18n/es.json")),
 ];
 
+/// The catalogue of `lang` (English for a language the interface does not have), read once.
+pub fn catalogue(lang: &str) -> &'static BTreeMap<String, String> {
+    static PARSED: OnceLock<Vec<(&'static str, BTreeMap<String, String>)>> = OnceLock::new();
+    let parsed = PARSED.get_or_init(|| {
+        LANGUAGES
+            .iter()
+            .map(|(l, text)| {
+                let map = serde_json::from_str(text)
+                    .unwrap_or_else(|e| panic!("i18n/{l}.json is not a catalogue: {e}"));
+                (*l, map)
+            })
+            .collect()
+    });
+    let pick = |l: &str| parsed.iter().find(|(code, _)| *code == l);
+    let (_, map) = pick(lang)
+        .or_else(|| pick("en"))
+        .expect("an English catalogue");
+    map
+}
+
+/// The text of `key` in `lang`, as the pages' `t(key)` finds it: the language's, else
+/// English, else the key itself.
+pub fn text(lang: &str, key: &str) -> String {
+    catalogue(lang)
+        .get(key)
+        .or_else(|| catalogue("en").get(key))
+        .cloned()
+        .unwrap_or_else(|| key.to_string())
+}
+
+/// The Lab's chart words in `lang`, from its catalogue: titles, legends and axes, and seat
+/// names and end reasons in the games' own words (`seat.*`, `reason.*`).
+pub fn chart_text(lang: &str) -> libro_lab::ChartText {
+    let words = |prefix: &str| -> BTreeMap<String, String> {
+        catalogue("en")
+            .keys()
+            .filter_map(|k| k.strip_prefix(prefix))
+            .map(|w| (w.to_string(), text(lang, &format!("{prefix}{w}"))))
+            .collect()
+    };
+    libro_lab::ChartText {
+        outcomes: text(lang, "lab.chart.outcomes"),
+        end_reasons: text(lang, "lab.chart.end-reasons"),
+        durations: text(lang, "lab.chart.durations"),
+        heatmap: text(lang, "lab.chart.heatmap"),
+        wins: text(lang, "lab.svg.wins"),
+        no_single_winner: text(lang, "lab.svg.no_single_winner"),
+        share_axis: text(lang, "lab.svg.share_axis"),
+        plies_axis: text(lang, "lab.svg.plies_axis"),
+        reading: text(lang, "lab.svg.reading"),
+        as_set: text(lang, "lab.as_set"),
+        darkest: text(lang, "lab.svg.darkest"),
+        cell: text(lang, "lab.svg.cell"),
+        seats: words("seat."),
+        reasons: words("reason."),
+    }
+}
+
 /// `i18n.js` with the catalogues before it: `const CATALOGUES = {"en": {...}, ...}`.
 fn i18n_script() -> &'static [u8] {
-    static SCRIPT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    static SCRIPT: OnceLock<String> = OnceLock::new();
     SCRIPT
         .get_or_init(|| {
             let catalogues: Vec<String> = LANGUAGES
@@ -281,5 +342,66 @@ mod tests {
         // The four-player section must stop before Shatranj's.
         let (rules, _) = rules_texts("cuatro-tiempos");
         assert!(rules.unwrap().contains("Stakes") && !rules.unwrap().contains("Shatranj"));
+    }
+
+    /// Every option of every shipped ruleset has its explanation in every catalogue, the
+    /// English one the server's text, so a changed explanation cannot leave a stale one.
+    #[test]
+    fn every_shipped_option_is_explained_in_every_language() {
+        let mut seen = std::collections::BTreeSet::new();
+        for h in libro_registry::shipped() {
+            let rules = libro_registry::load(&h.name, &[]).unwrap();
+            for o in rules.options() {
+                let key = format!("option.{}", o.name);
+                for (lang, _) in LANGUAGES {
+                    assert!(
+                        catalogue(lang).contains_key(&key),
+                        "i18n/{lang}.json lacks {key} ({})",
+                        h.name
+                    );
+                }
+                assert_eq!(
+                    catalogue("en")[&key],
+                    o.explanation,
+                    "i18n/en.json's {key} is not {}'s explanation: change both languages",
+                    h.name
+                );
+                seen.insert(o.name);
+            }
+        }
+        for name in [
+            "fers_leap",
+            "stake",
+            "bear_off",
+            "entry",
+            "unicorn",
+            "king_leap",
+        ] {
+            assert!(seen.contains(name), "{name} in {seen:?}");
+        }
+    }
+
+    #[test]
+    fn the_charts_words_come_from_the_catalogue() {
+        let english = libro_lab::ChartText::default();
+        let en = chart_text("en");
+        let words_aside = libro_lab::ChartText {
+            seats: english.seats.clone(),
+            reasons: english.reasons.clone(),
+            ..en.clone()
+        };
+        assert_eq!(words_aside, english, "the web app's English is the CLI's");
+        assert_eq!(en.seats["white"], "white");
+        let es = chart_text("es");
+        assert_eq!(es.outcomes, "Resultados por lectura");
+        assert_eq!(es.wins, "ganan {seat}");
+        assert_eq!(es.as_set, "como está");
+        assert_eq!(es.seats["white"], "blancas");
+        assert_eq!(
+            es.seats["the roll-off winner"],
+            "quien gana la tirada inicial"
+        );
+        assert_eq!(es.reasons["bore-off"], "sacó todas sus piezas");
+        assert_eq!(chart_text("xx"), en, "an unknown language is English");
     }
 }

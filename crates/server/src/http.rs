@@ -176,13 +176,18 @@ pub fn router(hub: Arc<Hub>) -> Router {
 /// A page in the language the browser asks for (the `libro-lang` cookie, else
 /// Accept-Language).
 fn page(html: &'static str, headers: &axum::http::HeaderMap) -> Response {
-    let text = |h: header::HeaderName| headers.get(h).and_then(|v| v.to_str().ok());
-    let lang = assets::language(text(header::COOKIE), text(header::ACCEPT_LANGUAGE));
+    let lang = language(headers);
     (
         [(header::VARY, "Accept-Language, Cookie")],
         Html(assets::page(html, lang)),
     )
         .into_response()
+}
+
+/// The language a request is answered in (the `libro-lang` cookie, else Accept-Language).
+fn language(headers: &axum::http::HeaderMap) -> &'static str {
+    let text = |h: header::HeaderName| headers.get(h).and_then(|v| v.to_str().ok());
+    assets::language(text(header::COOKIE), text(header::ACCEPT_LANGUAGE))
 }
 
 async fn asset(Path(name): Path<String>) -> Response {
@@ -831,12 +836,16 @@ async fn lab_continue(
     ))
 }
 
+/// A run's report, its charts' words in the language the pages are shown in.
 async fn lab_report(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+    headers: axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
     let id = Lab::parse_id(&id)?;
-    Ok(Json(lab_call(&hub, move |lab| lab.report(id)).await?))
+    let lang = language(&headers);
+    let report = lab_call(&hub, move |lab| lab.report(id, lang)).await?;
+    Ok(([(header::VARY, "Accept-Language, Cookie")], Json(report)).into_response())
 }
 
 /// The run as a results file of `libro evaluate`, to download.

@@ -596,13 +596,13 @@ impl Lab {
     }
 
     /// The report of a run from the games stored so far: the figures (JSON), the table
-    /// `libro evaluate` prints, and the charts as SVG.
-    pub fn report(&self, id: i64) -> Result<Value, LabRunError> {
+    /// `libro evaluate` prints, and the charts as SVG with their words in `lang`.
+    pub fn report(&self, id: i64, lang: &str) -> Result<Value, LabRunError> {
         let info = self.run_info(id)?;
         let rows = self.store.run_games(id)?;
         let report = Report::new(&info.study, &rows);
-        let charts =
-            libro_lab::render_charts(&report).map_err(|e| LabRunError::Internal(e.to_string()))?;
+        let charts = libro_lab::render_charts(&report, &crate::assets::chart_text(lang))
+            .map_err(|e| LabRunError::Internal(e.to_string()))?;
         Ok(json!({
             "id": id,
             "games_done": rows.len(),

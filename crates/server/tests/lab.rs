@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{get, http, post, start_with, temp_db};
+use common::{get, http, http_with, post, start_with, temp_db};
 use libro_lab::{GameRow, RunPlan, Study};
 use libro_server::{SqliteStore, Store};
 use serde_json::{json, Value};
@@ -127,6 +127,46 @@ async fn a_run_plays_every_game_and_its_report_adds_up() {
     for c in charts {
         let svg = c["svg"].as_str().unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("bear_off=exact"));
+    }
+    assert!(charts[0]["svg"]
+        .as_str()
+        .unwrap()
+        .contains("no single winner"));
+
+    // The charts' words in the language the pages are in: the browser's, or the cookie's.
+    let path = format!("/api/lab/runs/{id}/report");
+    for headers in [
+        "Accept-Language: es-ES,es;q=0.9\r\n",
+        "Accept-Language: en\r\nCookie: libro-lang=es\r\n",
+    ] {
+        let (status, es) = http_with(a, "GET", &path, None, headers).await;
+        assert_eq!(status, 200, "{es}");
+        let svg = |name: &str| {
+            es["charts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["name"] == name)
+                .and_then(|c| c["svg"].as_str())
+                .unwrap_or_else(|| panic!("no {name} chart"))
+                .to_string()
+        };
+        let outcomes = svg("outcomes");
+        for words in [
+            "Resultados por lectura",
+            "sin un único ganador",
+            "% de las partidas",
+            "bear_off=exact (10 partidas)",
+        ] {
+            assert!(outcomes.contains(words), "{headers}: {words} in {outcomes}");
+        }
+        assert!(svg("durations").contains("medias jugadas"), "{headers}");
+        assert!(
+            svg("heatmap").contains("Dónde caen las piezas"),
+            "{headers}"
+        );
+        assert!(!outcomes.contains("games)"), "{headers}: {outcomes}");
+        assert_eq!(es["report"], rep["report"], "only the words change");
     }
 
     // The same games as the lab plays them from the CLI.

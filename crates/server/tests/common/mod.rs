@@ -155,10 +155,21 @@ pub fn temp_db(name: &str) -> PathBuf {
 
 /// A plain HTTP/1.1 request; the status and the body (JSON if it parses, else text).
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+    http_with(addr, method, path, body, "").await
+}
+
+/// A plain HTTP/1.1 request with more header lines (each ending in `\r\n`).
+pub async fn http_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    headers: &str,
+) -> (u16, Value) {
     let mut s = TcpStream::connect(addr).await.unwrap();
     let body = body.unwrap_or("");
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).await.unwrap();
