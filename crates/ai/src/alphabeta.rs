@@ -14,7 +14,7 @@
 //! a seat moving twice, a coalition of three).
 
 use crate::limits::{Control, Limits, Stopper};
-use crate::ordering::{History, Killers, HISTORY_MAX};
+use crate::ordering::{Counters, History, Killers, HISTORY_MAX};
 use crate::score::{
     from_table, place_utility, terminal_value, to_table, INF, MATE, MATE_BOUND, MAX_PLY,
 };
@@ -28,6 +28,9 @@ use std::mem;
 const TT_MOVE: i32 = 1 << 30;
 const TACTICAL: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
+/// The countermove: after the killers, before the other quiet moves (and, like them,
+/// reduced and pruned when late).
+const COUNTER: i32 = KILLER - 1;
 /// Captures that lose their exchange: after every quiet move.
 const LOSING: i32 = -(1 << 27);
 /// `order_score` is clamped to this so tiers never mix.
@@ -64,6 +67,9 @@ pub(crate) struct AlphaBeta<G: Heuristic> {
     tt: Option<Table<G::Move>>,
     history: History,
     killers: Killers<G::Move>,
+    counters: Counters<G::Move>,
+    /// `played[ply]`: the move made at `ply` on the current line (`None` for a null move).
+    played: Vec<Option<G::Move>>,
     /// Triangular principal-variation table: `pv[ply]` is the best line from `ply`.
     pv: Vec<ArrayVec<G::Move, MAX_PLY>>,
     /// Per-ply move lists, reused so nodes do not allocate.
@@ -93,6 +99,8 @@ impl<G: Heuristic> AlphaBeta<G> {
             tt: None,
             history: History::new(),
             killers: Killers::new(MAX_PLY + 1),
+            counters: Counters::new(),
+            played: vec![None; MAX_PLY + 2],
             pv: (0..=MAX_PLY).map(|_| ArrayVec::new()).collect(),
             lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             chances: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
@@ -115,6 +123,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         }
         self.history = History::new();
         self.killers.clear();
+        self.counters.clear();
         self.evals.fill((0, 0));
     }
 
@@ -170,7 +179,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         let mut scored: Vec<Scored<G::Move>> = moves
             .as_slice()
             .iter()
-            .map(|&mv| self.order(game, root_seat, mv, tt_move, 0))
+            .map(|&mv| self.order(game, root_seat, mv, tt_move, None, 0))
             .collect();
         scored.sort_by_key(|s| std::cmp::Reverse(s.0));
         let mut root: Vec<G::Move> = scored.iter().map(|s| s.2).collect();
@@ -318,6 +327,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             let mv = root[i];
             let mut child = game.clone();
             child.play(mv);
+            self.played[0] = Some(mv);
             let mut v = if i == 0 {
                 self.search(&child, depth - 1, 1, alpha, beta, side)
             } else {
@@ -433,6 +443,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         mover: Seat,
         mv: G::Move,
         tt_move: Option<G::Move>,
+        counter: Option<G::Move>,
         ply: usize,
     ) -> Scored<G::Move> {
         let tactical = game.is_tactical(mv);
@@ -447,6 +458,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             }
         } else {
             match self.killers.rank(ply, mv) {
+                0 if counter == Some(mv) => COUNTER,
                 0 => {
                     self.history.get(mover, &mv)
                         + game.order_score(mv).clamp(-ORDER_CLAMP, ORDER_CLAMP)
@@ -548,6 +560,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             if depth >= 3 && ev >= beta && !self.nulled[ply] {
                 if let Some(child) = game.null_move() {
                     let r = 3 + depth / 6;
+                    self.played[ply] = None;
                     self.nulled[ply + 1] = true;
                     let v = self.search(&child, depth - 1 - r, ply + 1, beta - 1, beta, side);
                     self.nulled[ply + 1] = false;
@@ -566,10 +579,12 @@ impl<G: Heuristic> AlphaBeta<G> {
         if moves.is_empty() {
             return self.eval(game, side);
         }
+        let previous = ply.checked_sub(1).and_then(|p| self.played[p]);
+        let counter = previous.and_then(|p| self.counters.get(&p));
         let mut list = mem::take(&mut self.lists[ply]);
         list.clear();
         for &mv in moves.as_slice() {
-            list.push(self.order(game, mover, mv, tt_move, ply));
+            list.push(self.order(game, mover, mv, tt_move, counter, ply));
         }
 
         let mut best = -INF;
@@ -581,6 +596,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             let quiet = !tactical && !in_check && order < KILLER;
             let mut child = game.clone();
             child.play(mv);
+            self.played[ply] = Some(mv);
             if quiet {
                 quiets += 1;
             }
@@ -636,6 +652,9 @@ impl<G: Heuristic> AlphaBeta<G> {
                         if !tactical {
                             let bonus = (depth * depth).min(HISTORY_MAX);
                             self.killers.add(ply, mv);
+                            if let Some(p) = previous {
+                                self.counters.set(&p, mv);
+                            }
                             self.history.update(mover, &mv, bonus);
                             for &(_, t, tried) in &list[..i] {
                                 if !t {

@@ -170,3 +170,37 @@ mod tests {
         assert_eq!((k.rank(2, 'c'), k.rank(2, 'b'), k.rank(2, 'a')), (2, 1, 0));
     }
 }
+
+/// The countermove heuristic: the quiet move that last refuted each move (by the refuted
+/// move's hash), tried after the killers.
+pub(crate) struct Counters<M> {
+    slots: Vec<Option<M>>,
+}
+
+impl<M: Copy + Eq + Hash> Counters<M> {
+    pub fn new() -> Self {
+        Counters {
+            slots: vec![None; 1 << HISTORY_BITS],
+        }
+    }
+
+    #[inline]
+    fn index(previous: &M) -> usize {
+        (move_key(previous) >> (64 - HISTORY_BITS)) as usize
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.fill(None);
+    }
+
+    /// The refutation recorded for `previous`.
+    #[inline]
+    pub fn get(&self, previous: &M) -> Option<M> {
+        self.slots[Self::index(previous)]
+    }
+
+    #[inline]
+    pub fn set(&mut self, previous: &M, refutation: M) {
+        self.slots[Self::index(previous)] = Some(refutation);
+    }
+}
