@@ -142,35 +142,6 @@ impl<M: Copy + Eq> Killers<M> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn history_saturates_and_ages() {
-        let mut h = History::new();
-        for _ in 0..1000 {
-            h.update(Seat(1), &(3u8, 4u8), 400);
-        }
-        let v = h.get(Seat(1), &(3u8, 4u8));
-        assert!(v > HISTORY_MAX * 9 / 10 && v <= HISTORY_MAX, "{v}");
-        assert_eq!(h.get(Seat(0), &(3u8, 4u8)), 0, "seats keep separate tables");
-        h.age();
-        assert_eq!(h.get(Seat(1), &(3u8, 4u8)), v / 2);
-    }
-
-    #[test]
-    fn killers_keep_the_two_latest() {
-        let mut k = Killers::new(4);
-        k.add(2, 'a');
-        k.add(2, 'b');
-        k.add(2, 'b');
-        assert_eq!((k.rank(2, 'b'), k.rank(2, 'a'), k.rank(1, 'b')), (2, 1, 0));
-        k.add(2, 'c');
-        assert_eq!((k.rank(2, 'c'), k.rank(2, 'b'), k.rank(2, 'a')), (2, 1, 0));
-    }
-}
-
 /// The countermove heuristic: the quiet move that last refuted each move (by the refuted
 /// move's hash), tried after the killers.
 pub(crate) struct Counters<M> {
@@ -202,5 +173,45 @@ impl<M: Copy + Eq + Hash> Counters<M> {
     #[inline]
     pub fn set(&mut self, previous: &M, refutation: M) {
         self.slots[Self::index(previous)] = Some(refutation);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_saturates_and_ages() {
+        let mut h = History::new();
+        for _ in 0..1000 {
+            h.update(Seat(1), &(3u8, 4u8), 400);
+        }
+        let v = h.get(Seat(1), &(3u8, 4u8));
+        assert!(v > HISTORY_MAX * 9 / 10 && v <= HISTORY_MAX, "{v}");
+        assert_eq!(h.get(Seat(0), &(3u8, 4u8)), 0, "seats keep separate tables");
+        h.age();
+        assert_eq!(h.get(Seat(1), &(3u8, 4u8)), v / 2);
+    }
+
+    #[test]
+    fn killers_keep_the_two_latest() {
+        let mut k = Killers::new(4);
+        k.add(2, 'a');
+        k.add(2, 'b');
+        k.add(2, 'b');
+        assert_eq!((k.rank(2, 'b'), k.rank(2, 'a'), k.rank(1, 'b')), (2, 1, 0));
+        k.add(2, 'c');
+        assert_eq!((k.rank(2, 'c'), k.rank(2, 'b'), k.rank(2, 'a')), (2, 1, 0));
+    }
+
+    #[test]
+    fn a_countermove_is_the_last_refutation_of_its_move() {
+        let mut c = Counters::new();
+        assert_eq!(c.get(&7u32), None);
+        c.set(&7u32, 9);
+        c.set(&7u32, 11);
+        assert_eq!(c.get(&7u32), Some(11));
+        c.clear();
+        assert_eq!(c.get(&7u32), None);
     }
 }
