@@ -2,9 +2,9 @@
 //!
 //! Negamax with iterative deepening, principal variation search, a transposition table,
 //! quiescence over tactical moves, check extensions, late move reductions, and move
-//! ordering by table move, tactical score, killers and history. Chance events are averaged
-//! over their outcomes with Star1 pruning (Ballard's *-minimax), using ±[`MATE`] as the
-//! bounds on a child's value.
+//! ordering by table move, tactical score, killers, countermoves and history. Chance
+//! events are averaged over their outcomes with Star1 pruning (Ballard's *-minimax), using
+//! ±[`MATE`] as the bounds on a child's value.
 //!
 //! Plies (for mate distances and the per-ply tables) count moves only, not chance events.
 //!

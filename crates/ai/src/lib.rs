@@ -4,7 +4,7 @@
 //!
 //! - **Two seats**: alpha-beta (negamax, iterative deepening, principal variation search,
 //!   transposition table, quiescence over tactical moves, check extension, late move
-//!   reductions; ordering by table move, tactical score, killers and history).
+//!   reductions; ordering by table move, tactical score, killers, countermoves and history).
 //! - **Three or more seats**: paranoid alpha-beta (the seat to move against the rest) by
 //!   default, max^n on request ([`MultiSearch`]). Measured on the light-cycles toy game
 //!   (8×8, 1000 games per line, equal nodes per move, `tests/multiplayer.rs`), paranoid
