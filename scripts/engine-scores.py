@@ -8,8 +8,9 @@ Each `--every`-th position from ply `--skip` on is set as `position startpos mov
 searched to `--depth`; the line written is {"game": n, "ply": i, "cp": v}, `n` counting the
 records' lines from 0 and `v` from the first seat's view (mates as +-3000). `--part k/n`
 labels every n-th game from the k-th, so n processes share the work. The engine defaults to
-the Fairy-Stockfish that scripts/strength.sh builds, with ../shared/anchors/variants.ini.
-Only for rulesets whose seats alternate (two seats, no passes)."""
+the Fairy-Stockfish that scripts/strength.sh builds; `--variants-ini FILE` gives it the
+definitions of variants it does not know (acedrex, forcado, short assize). Only for
+rulesets whose seats alternate (two seats, no passes)."""
 import argparse
 import json
 import subprocess
@@ -24,7 +25,7 @@ ap.add_argument("--every", type=int, default=6)
 ap.add_argument("--skip", type=int, default=10)
 ap.add_argument("--depth", type=int, default=10)
 ap.add_argument("--engine", default=str(ROOT / "target/fsf/fairy-stockfish/src/stockfish"))
-ap.add_argument("--variants-ini", default=str(ROOT.parent / "shared/anchors/variants.ini"))
+ap.add_argument("--variants-ini", help="a variants.ini for the engine's VariantPath")
 ap.add_argument("--part", default="0/1", help="k/n: this process's share of the games")
 a = ap.parse_args()
 k, n = map(int, a.part.split("/"))
@@ -48,7 +49,8 @@ def read_until(prefix):
 
 send("uci")
 read_until("uciok")
-send(f"setoption name VariantPath value {a.variants_ini}")
+if a.variants_ini:
+    send(f"setoption name VariantPath value {a.variants_ini}")
 send(f"setoption name UCI_Variant value {a.variant}")
 send("setoption name Threads value 1")
 send("setoption name Hash value 16")

@@ -2,6 +2,7 @@
 //! the draws), how games end by reading, and the distribution of game lengths.
 
 use crate::report::Report;
+use crate::study;
 use crate::LabError;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
@@ -65,7 +66,7 @@ impl Default for ChartText {
             share_axis: "% of games".into(),
             plies_axis: "plies".into(),
             reading: "{reading} ({games} games)".into(),
-            as_set: "as set".into(),
+            as_set: study::label("").into(),
             darkest: "darkest {value}".into(),
             cell: "cell {cell}: {value}".into(),
             seats: BTreeMap::new(),
