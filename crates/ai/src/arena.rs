@@ -31,7 +31,8 @@ pub struct MatchConfig {
     /// Seeds everything: the games' dice, the openings and the players' random choices.
     pub seed: u64,
     /// Moves played at random before the players take over, so that deterministic players
-    /// do not repeat one game (shared by the two games of a pair).
+    /// do not repeat one game (shared by the two games of a pair); see
+    /// [`default_opening_moves`].
     pub opening_moves: u32,
     /// A game still running after this many plies is stopped and counted as a draw.
     pub max_plies: u32,
@@ -45,10 +46,22 @@ impl Default for MatchConfig {
             games: 100,
             threads: 1,
             seed: 1,
-            opening_moves: 4,
+            opening_moves: default_opening_moves(false),
             max_plies: 10_000,
             stop: None,
         }
+    }
+}
+
+/// Random opening moves a match plays unless told otherwise: four where the game has no
+/// chance, none where it has dice. Dice already make every game different, and in a dice
+/// game one random move can decide the game by itself (a falla in Fallas), so random
+/// openings would measure the random mover, not the players.
+pub fn default_opening_moves(has_dice: bool) -> u32 {
+    if has_dice {
+        0
+    } else {
+        4
     }
 }
 

@@ -32,8 +32,8 @@ mod stats;
 mod tt;
 
 pub use arena::{
-    a_score, a_seats, play_game, play_match, replay, GameRecord, MatchConfig, MatchOutcome, Ply,
-    ReplayError,
+    a_score, a_seats, default_opening_moves, play_game, play_match, replay, GameRecord,
+    MatchConfig, MatchOutcome, Ply, ReplayError,
 };
 pub use limits::{Clock, Control, Limits, TimeBudget, CLOCK_OVERHEAD};
 pub use player::{

@@ -110,6 +110,8 @@ fn a_match_reports_json_and_writes_records_that_replay() {
         .expect("short assize is a chess ruleset");
     for line in text.lines() {
         let rec: libro_ai::GameRecord = serde_json::from_str(line).unwrap();
+        // Without dice, four random moves open each pair so that ai:4 varies its games.
+        assert_eq!(rec.opening_moves, 4, "game {}", rec.index);
         libro_ai::replay(&rules, &rec)
             .unwrap_or_else(|e| panic!("game {} does not replay: {e}", rec.index));
     }
@@ -135,4 +137,44 @@ fn a_fallas_match_runs_with_dice() {
     );
     assert!(ok, "{err}");
     assert!(out.lines().last().unwrap().contains("\"wins\""), "{out}");
+}
+
+/// Fallas records of a match with the given extra arguments.
+fn fallas_match_records(extra: &[&str]) -> Vec<libro_ai::GameRecord> {
+    let dir = std::env::temp_dir().join(format!("libro-fallas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join(format!("games{}.jsonl", extra.len()));
+    let mut args = vec![
+        "match",
+        "fallas",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--record",
+    ];
+    args.push(record.to_str().unwrap());
+    args.extend_from_slice(extra);
+    let (ok, _, err) = libro_with_input(&args, "");
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn dice_games_open_without_random_moves_unless_asked() {
+    // The dice vary every game already, and one random play can lose Fallas by itself (a
+    // falla), so a match plays from the first roll unless --opening-moves says otherwise.
+    for rec in fallas_match_records(&[]) {
+        assert_eq!(rec.opening_moves, 0, "game {}", rec.index);
+    }
+    for rec in fallas_match_records(&["--opening-moves", "2"]) {
+        assert_eq!(rec.opening_moves, 2, "game {}", rec.index);
+    }
 }

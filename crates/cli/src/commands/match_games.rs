@@ -6,7 +6,7 @@ use super::engine_match::{Contestant, EngineMatch, Pace, TimeControl};
 use super::RuleOptions;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use libro_ai::{play_match, MatchConfig, MatchReport, PlayerSpec, Sprt};
+use libro_ai::{default_opening_moves, play_match, MatchConfig, MatchReport, PlayerSpec, Sprt};
 use libro_core::{Heuristic, Ruleset};
 use libro_registry::{FamilyRules, Visit};
 use std::io::Write;
@@ -34,9 +34,10 @@ pub struct Args {
     /// Seeds the games' dice, openings and the players' random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Random moves opening each pair of games, so deterministic players vary.
-    #[arg(long, alias = "openings", default_value_t = 4)]
-    opening_moves: u32,
+    /// Random moves opening each pair of games, so deterministic players vary (default: 4,
+    /// or 0 where the game has dice, which already vary every game).
+    #[arg(long, alias = "openings")]
+    opening_moves: Option<u32>,
     /// With a UCI engine: time per move in milliseconds, for both players.
     #[arg(long, value_name = "MS", conflicts_with = "tc")]
     movetime: Option<u64>,
@@ -75,8 +76,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             && args.pgn.is_none(),
         "--movetime, --tc, --nodes, --sprt and --pgn are for matches against a UCI engine (`uci:PATH`)"
     );
-    let args = LibroMatch { a, b, args };
-    args.args.rules.load(&args.args.ruleset)?.visit(&args)
+    let rules = args.rules.load(&args.ruleset)?;
+    let opening_moves = args
+        .opening_moves
+        .unwrap_or_else(|| default_opening_moves(rules.dice().is_some()));
+    let m = LibroMatch {
+        a,
+        b,
+        opening_moves,
+        args,
+    };
+    rules.visit(&m)
 }
 
 impl Visit for &LibroMatch {
@@ -86,10 +96,11 @@ impl Visit for &LibroMatch {
     }
 }
 
-/// A match of libro's players, with their specs read.
+/// A match of libro's players, with their specs and the opening length read.
 struct LibroMatch {
     a: PlayerSpec,
     b: PlayerSpec,
+    opening_moves: u32,
     args: Args,
 }
 
@@ -112,7 +123,9 @@ fn run_against_engines(args: Args) -> anyhow::Result<ExitCode> {
         b: args.b,
         games: args.games,
         seed: args.seed,
-        opening_moves: args.opening_moves,
+        opening_moves: args
+            .opening_moves
+            .unwrap_or_else(|| default_opening_moves(rules.dice().is_some())),
         pace,
         sprt: args.sprt,
         pgn: args.pgn,
@@ -133,7 +146,7 @@ where
         games: args.games,
         threads,
         seed: args.seed,
-        opening_moves: args.opening_moves,
+        opening_moves: m.opening_moves,
         ..MatchConfig::default()
     };
     let mut record_file = match &args.record {
