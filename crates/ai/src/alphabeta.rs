@@ -525,14 +525,14 @@ impl<G: Heuristic> AlphaBeta<G> {
         let alpha_orig = alpha;
         let key = game.hash() ^ self.salt;
         let mut tt_move = None;
+        let mut tt_value = None;
         if let Some(e) = self.tt.as_ref().and_then(|t| t.probe(key)) {
             tt_move = e.mv;
-            if !pv_node && i32::from(e.depth) >= depth {
-                let s = from_table(e.score, ply);
-                if e.bound.settles(s, alpha, beta) {
-                    return s;
-                }
+            let s = from_table(e.score, ply);
+            if !pv_node && i32::from(e.depth) >= depth && e.bound.settles(s, alpha, beta) {
+                return s;
             }
+            tt_value = Some((s, e.bound));
         }
         // No table move this deep: the node was not searched before and its ordering is a
         // guess; search it a ply shallower (internal iterative reduction).
@@ -549,7 +549,19 @@ impl<G: Heuristic> AlphaBeta<G> {
         let margin = self
             .margin
             .filter(|_| !pv_node && !in_check && beta.abs() < MATE_BOUND);
-        let static_eval = margin.map(|_| self.cached_eval(game, side));
+        // A stored search value bounds the position better than the static value where its
+        // bound points the right way: prune on it instead.
+        let static_eval = margin.map(|_| {
+            let ev = self.cached_eval(game, side);
+            match tt_value {
+                Some((s, bound)) if s.abs() < MATE_BOUND => match bound {
+                    Bound::Exact => s,
+                    Bound::Lower => ev.max(s),
+                    Bound::Upper => ev.min(s),
+                },
+                _ => ev,
+            }
+        });
         if let (Some(m), Some(ev)) = (margin, static_eval) {
             // Reverse futility: so far above beta that a few plies cannot bring it back.
             if depth <= 6 && ev - m * depth >= beta {
@@ -608,6 +620,17 @@ impl<G: Heuristic> AlphaBeta<G> {
                     && depth <= 3
                     && best > -MATE_BOUND
                     && (quiets > 3 + 2 * depth * depth || ev + m * depth + m / 2 <= alpha)
+                    && !child.in_check()
+                {
+                    continue;
+                }
+                // Captures that lose more than a margin a ply on their exchange (SEE pruning).
+                if i > 0
+                    && tactical
+                    && order < LOSING + ORDER_CLAMP
+                    && depth <= 4
+                    && best > -MATE_BOUND
+                    && game.exchange_gain(mv).is_some_and(|g| g < -m * depth)
                     && !child.in_check()
                 {
                     continue;
