@@ -1,7 +1,9 @@
 //! Alpha-beta for two sides: two seats, or (paranoid) the seat to move against all others.
 //!
 //! Negamax with iterative deepening, principal variation search, a transposition table,
-//! quiescence over tactical moves, check extensions, late move reductions, and move
+//! quiescence over tactical moves, check extensions, late move reductions, forward pruning
+//! where the game gives a margin (reverse futility, null move, futility, late moves and
+//! exchange-losing captures, on the table's value where it bounds the static one), and move
 //! ordering by table move, tactical score, killers, countermoves and history. Chance
 //! events are averaged over their outcomes with Star1 pruning (Ballard's *-minimax), using
 //! ±[`MATE`] as the bounds on a child's value.
