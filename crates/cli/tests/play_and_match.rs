@@ -117,33 +117,12 @@ fn a_match_reports_json_and_writes_records_that_replay() {
     }
 }
 
-#[test]
-fn a_fallas_match_runs_with_dice() {
-    let (ok, out, err) = libro_with_input(
-        &[
-            "match",
-            "fallas",
-            "--a",
-            "greedy",
-            "--b",
-            "random",
-            "--games",
-            "2",
-            "--threads",
-            "1",
-            "--json",
-        ],
-        "",
-    );
-    assert!(ok, "{err}");
-    assert!(out.lines().last().unwrap().contains("\"wins\""), "{out}");
-}
-
-/// Fallas records of a match with the given extra arguments.
-fn fallas_match_records(extra: &[&str]) -> Vec<libro_ai::GameRecord> {
+/// A Fallas match of greedy against random, two games, with the given extra arguments: its
+/// output and its game records.
+fn fallas_match(extra: &[&str]) -> (String, Vec<libro_ai::GameRecord>) {
     let dir = std::env::temp_dir().join(format!("libro-fallas-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let record = dir.join(format!("games{}.jsonl", extra.len()));
+    let record = dir.join(format!("games{}.jsonl", extra.join("")));
     let mut args = vec![
         "match",
         "fallas",
@@ -159,22 +138,31 @@ fn fallas_match_records(extra: &[&str]) -> Vec<libro_ai::GameRecord> {
     ];
     args.push(record.to_str().unwrap());
     args.extend_from_slice(extra);
-    let (ok, _, err) = libro_with_input(&args, "");
+    let (ok, out, err) = libro_with_input(&args, "");
     assert!(ok, "{err}");
     let text = std::fs::read_to_string(&record).unwrap();
-    text.lines()
+    let records = text
+        .lines()
         .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+        .collect();
+    (out, records)
+}
+
+#[test]
+fn a_fallas_match_runs_with_dice() {
+    let (out, records) = fallas_match(&["--json"]);
+    assert!(out.lines().last().unwrap().contains("\"wins\""), "{out}");
+    assert_eq!(records.len(), 2);
 }
 
 #[test]
 fn dice_games_open_without_random_moves_unless_asked() {
     // The dice vary every game already, and one random play can lose Fallas by itself (a
     // falla), so a match plays from the first roll unless --opening-moves says otherwise.
-    for rec in fallas_match_records(&[]) {
+    for rec in fallas_match(&[]).1 {
         assert_eq!(rec.opening_moves, 0, "game {}", rec.index);
     }
-    for rec in fallas_match_records(&["--opening-moves", "2"]) {
+    for rec in fallas_match(&["--opening-moves", "2"]).1 {
         assert_eq!(rec.opening_moves, 2, "game {}", rec.index);
     }
 }

@@ -8,7 +8,7 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use libro_ai::{default_opening_moves, play_match, MatchConfig, MatchReport, PlayerSpec, Sprt};
 use libro_core::{Heuristic, Ruleset};
-use libro_registry::{FamilyRules, Visit};
+use libro_registry::{AnyRuleset, FamilyRules, Visit};
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -77,9 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "--movetime, --tc, --nodes, --sprt and --pgn are for matches against a UCI engine (`uci:PATH`)"
     );
     let rules = args.rules.load(&args.ruleset)?;
-    let opening_moves = args
-        .opening_moves
-        .unwrap_or_else(|| default_opening_moves(rules.dice().is_some()));
+    let opening_moves = args.opening_moves(&rules);
     let m = LibroMatch {
         a,
         b,
@@ -87,6 +85,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args,
     };
     rules.visit(&m)
+}
+
+impl Args {
+    /// `--opening-moves`, or the default for this ruleset (none where it has dice).
+    fn opening_moves(&self, rules: &AnyRuleset) -> u32 {
+        self.opening_moves
+            .unwrap_or_else(|| default_opening_moves(rules.dice().is_some()))
+    }
 }
 
 impl Visit for &LibroMatch {
@@ -118,14 +124,13 @@ fn run_against_engines(args: Args) -> anyhow::Result<ExitCode> {
             "a match against a UCI engine needs --movetime MS, --tc BASE+INC or --nodes N"
         ),
     };
+    let opening_moves = args.opening_moves(&rules);
     let m = EngineMatch {
         a: args.a,
         b: args.b,
         games: args.games,
         seed: args.seed,
-        opening_moves: args
-            .opening_moves
-            .unwrap_or_else(|| default_opening_moves(rules.dice().is_some())),
+        opening_moves,
         pace,
         sprt: args.sprt,
         pgn: args.pgn,
