@@ -5,7 +5,7 @@ use crate::family::{
     FamilyGame, FamilyRules, Geometry, OptionInfo, OptionKind, PieceInfo, RollPlays,
 };
 use crate::view::{BoardView, TrackView};
-use libro_core::{Game, Ruleset};
+use libro_core::Game;
 use libro_tables::{
     Ending, Phase, Play, TablesGame, TablesRules, TurnBuilder, BAR, MAX_DICE, MAX_PLAYS, OFF,
     POINTS,
@@ -90,10 +90,12 @@ impl FamilyGame for TablesGame {
         // Before the roll-off nobody is on roll: analyse the position for the first seat.
         let reparsed;
         let game = if self.phase() == Phase::RollOff {
-            reparsed = self
-                .rules()
-                .parse_position(&self.gnubg_id())
-                .map_err(|e| e.to_string())?;
+            reparsed = TablesGame::from_parts(
+                self.rules().clone(),
+                *self.board(),
+                Phase::Roll(libro_core::Seat(0)),
+            )
+            .map_err(|e| e.to_string())?;
             &reparsed
         } else {
             self

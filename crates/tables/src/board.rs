@@ -3,6 +3,7 @@
 
 use crate::notation::{BAR, OFF};
 use crate::rules::MAX_CHECKERS;
+use std::fmt;
 
 /// What is wrong with a gnubg Position ID.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -16,10 +17,26 @@ pub enum IdError {
 }
 
 /// Where every checker is: for each seat, counts on its own points 1–24, on the bar
-/// ([`BAR`] = 25) and borne off ([`OFF`] = 0).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+/// ([`BAR`] = 25) and borne off ([`OFF`] = 0); and, in games that begin with checkers
+/// stacked in pairs (Doblet), the own points whose pair is still stacked.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     counts: [[u8; 26]; 2],
+    /// Per seat, bit `p` set: the pair on its own point `p` is still stacked.
+    stacked: [u32; 2],
+}
+
+/// Written as the derived `Debug` was before stacked pairs, which are added only when some
+/// remain: a ruleset's canonical text (and digest) holds its start board this way.
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Board");
+        d.field("counts", &self.counts);
+        if self.stacked != [0, 0] {
+            d.field("stacked", &self.stacked);
+        }
+        d.finish()
+    }
 }
 
 const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -27,7 +44,28 @@ const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 impl Board {
     /// A board from each seat's counts (index 0 off, 1–24 points, 25 bar).
     pub fn from_counts(counts: [[u8; 26]; 2]) -> Board {
-        Board { counts }
+        Board {
+            counts,
+            stacked: [0, 0],
+        }
+    }
+
+    /// The same board with each seat's pairs on the own points of `stacked` (bit `p` for
+    /// point `p`) still stacked.
+    pub fn with_stacked(self, stacked: [u32; 2]) -> Board {
+        Board { stacked, ..self }
+    }
+
+    /// Seat `seat`'s own points whose pair is still stacked, bit `p` for point `p`.
+    #[inline]
+    pub fn stacked(&self, seat: usize) -> u32 {
+        self.stacked[seat]
+    }
+
+    /// Lays down seat `seat`'s pair on its own point `point`: both checkers stay there.
+    #[inline]
+    pub(crate) fn lay_down(&mut self, seat: usize, point: u8) {
+        self.stacked[seat] &= !(1 << point);
     }
 
     /// Seat `seat`'s checkers on its own point `point` (0 off, 1–24, 25 bar).
@@ -158,7 +196,7 @@ impl Board {
                 "bits are set after both players' checkers".into(),
             ));
         }
-        Ok(Board { counts })
+        Ok(Board::from_counts(counts))
     }
 }
 

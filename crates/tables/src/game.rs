@@ -96,6 +96,17 @@ static CHECKER_KEYS: [[[u64; 16]; 26]; 2] = {
     keys
 };
 
+/// Zobrist keys of a pair still stacked: `[seat][point 1-24]`.
+static STACK_KEYS: [[u64; 25]; 2] = {
+    let mut keys = [[0u64; 25]; 2];
+    let mut i = 0;
+    while i < 2 * 25 {
+        keys[i / 25][i % 25] = splitmix(0x5_7ACC_0000 + i as u64);
+        i += 1;
+    }
+    keys
+};
+
 fn phase_key(phase: Phase) -> u64 {
     let (tag, seat, dice) = match phase {
         Phase::RollOff => (1, 0, 0),
@@ -113,8 +124,54 @@ fn board_hash(board: &Board) -> u64 {
         for p in 1..=BAR {
             h ^= CHECKER_KEYS[s][usize::from(p)][usize::from(board.count(s, p))];
         }
+        for p in 1..BAR {
+            if board.stacked(s) >> p & 1 == 1 {
+                h ^= STACK_KEYS[s][usize::from(p)];
+            }
+        }
     }
     h
+}
+
+/// The `stacked=…` field of a position string: each seat's own points whose pair is still
+/// stacked, the first seat's then the second's, `-` for none (`stacked=1,2,3,5/-`).
+fn write_stacked(board: &Board) -> String {
+    let seat = |s: usize| {
+        let points: Vec<String> = (1..BAR)
+            .filter(|p| board.stacked(s) >> p & 1 == 1)
+            .map(|p| p.to_string())
+            .collect();
+        if points.is_empty() {
+            "-".to_string()
+        } else {
+            points.join(",")
+        }
+    };
+    format!("stacked={}/{}", seat(0), seat(1))
+}
+
+/// Reads the value of a `stacked=…` field (see [`write_stacked`]).
+fn read_stacked(text: &str) -> Result<[u32; 2], String> {
+    let (first, second) = text.split_once('/').ok_or_else(|| {
+        format!("`stacked={text}` lists each seat's stacked points, the first seat's then the second's, split by `/` (`stacked=1,2,3/-`)")
+    })?;
+    let mut out = [0u32; 2];
+    for (s, list) in [first, second].into_iter().enumerate() {
+        if list == "-" {
+            continue;
+        }
+        for item in list.split(',') {
+            match item.parse::<u8>() {
+                Ok(p @ 1..=24) => out[s] |= 1 << p,
+                _ => {
+                    return Err(format!(
+                        "`stacked={text}`: `{item}` is not a point (1-24); write `-` for none"
+                    ))
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 impl TablesGame {
@@ -170,6 +227,21 @@ impl TablesGame {
         let Some((&id, rest)) = fields.split_first() else {
             return Err(syntax("empty position; expected a gnubg Position ID such as `4P8DADDg/wMAMA`, then `:seat:dice`".into()));
         };
+        let (stacked, rest) = match rest.split_first() {
+            Some((field, rest)) if field.starts_with("stacked=") => {
+                if !rules.has_stacks() {
+                    return Err(syntax(
+                        "this ruleset stacks no pairs, so a position has no `stacked=` field"
+                            .into(),
+                    ));
+                }
+                (
+                    read_stacked(&field["stacked=".len()..]).map_err(syntax)?,
+                    rest,
+                )
+            }
+            _ => ([0, 0], rest),
+        };
         let seat_of = |name: &str| {
             (0..2)
                 .find(|&s| rules.seat_name(s) == name)
@@ -223,7 +295,7 @@ impl TablesGame {
                 ))
             }
         };
-        let board = Board::from_gnubg_id(id, seat.index(), rules.checkers)?;
+        let board = Board::from_gnubg_id(id, seat.index(), rules.checkers)?.with_stacked(stacked);
         check_parts(&rules, &board, phase, given).map_err(|reason| {
             PositionError::Inconsistent {
                 text: text.to_string(),
@@ -306,9 +378,9 @@ impl TablesGame {
         let Phase::Move(s, d) = self.phase() else {
             return None;
         };
-        if !self.rules.falla {
+        if !self.rules.falla || self.board.stacked(s.index()) != 0 {
             let plays = self.plays();
-            return Some(plays[rng.gen_range(0..plays.len())]);
+            return plays.get(rng.gen_range(0..plays.len().max(1))).copied();
         }
         Mover::new(&self.rules, &self.board, s.index()).random_play(d.values(), rng)
     }
@@ -384,7 +456,12 @@ impl TablesGame {
         };
         let mut off = arrayvec::ArrayVec::<u8, { crate::dice::MAX_DICE }>::new();
         for step in play.steps() {
-            if step.to() == OFF {
+            if step.is_lay_down() {
+                // A die of n lays down the pair on point n.
+                if let Some(i) = left.iter().position(|&d| d == step.from()) {
+                    left.remove(i);
+                }
+            } else if step.to() == OFF {
                 off.push(base(step.from()));
             } else if let Some(i) = left
                 .iter()
@@ -417,6 +494,19 @@ impl TablesGame {
         self.board.counts_mut(seat)[usize::from(point)] = count;
     }
 }
+/// The points of a mask, `1, 2, 3` (`none` when empty).
+fn points_text(mask: u32) -> String {
+    let points: Vec<String> = (1..25u8)
+        .filter(|p| mask >> p & 1 == 1)
+        .map(|p| p.to_string())
+        .collect();
+    if points.is_empty() {
+        "none".into()
+    } else {
+        points.join(", ")
+    }
+}
+
 /// Why `board` with `phase` is not a position of `rules`, if it is not.
 fn check_parts(
     rules: &TablesRules,
@@ -433,6 +523,25 @@ fn check_parts(
                 rules.seat_name(0),
                 rules.seat_name(1)
             ));
+        }
+    }
+    for s in 0..2 {
+        let allowed = rules.start.stacked(s);
+        for p in (1..25u8).filter(|p| board.stacked(s) >> p & 1 == 1) {
+            if allowed >> p & 1 == 0 {
+                return Err(format!(
+                    "{}'s point {p} cannot hold a stacked pair: the ruleset stacks pairs only on points {}",
+                    rules.seat_name(s),
+                    points_text(allowed)
+                ));
+            }
+            if board.count(s, p) != 2 {
+                return Err(format!(
+                    "{}'s pair on point {p} is stacked, so the point holds two of its checkers, not {}",
+                    rules.seat_name(s),
+                    board.count(s, p)
+                ));
+            }
         }
     }
     let (count, sides) = rules.dice();
@@ -508,9 +617,13 @@ fn check_parts(
 impl fmt::Display for TablesGame {
     /// `ID:roll-off`, `ID:seat:roll`, `ID:seat:6-4-1` (to move), `ID:seat:falla:5-5-5` (lost
     /// on that roll), `ID:seat:bore-off` (won), where ID is the gnubg Position ID with the
-    /// named seat on roll.
+    /// named seat on roll; while pairs are stacked, the ID is followed by `:stacked=…`
+    /// (each seat's points, `stacked=1,2,3/2,5`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let id = self.gnubg_id();
+        let mut id = self.gnubg_id();
+        if self.board.stacked(0) | self.board.stacked(1) != 0 {
+            id = format!("{id}:{}", write_stacked(&self.board));
+        }
         let name = |s: Seat| self.rules.seat_name(s.index());
         match self.phase() {
             Phase::RollOff => write!(f, "{id}:roll-off"),
@@ -562,6 +675,13 @@ impl Game for TablesGame {
         let (s, o) = (seat.index(), 1 - seat.index());
         for step in mv.steps() {
             let (from, to) = (step.from(), step.to());
+            if step.is_lay_down() {
+                if self.board.stacked(s) >> from & 1 == 1 {
+                    self.board.lay_down(s, from);
+                    self.hash ^= STACK_KEYS[s][usize::from(from)];
+                }
+                continue;
+            }
             self.set_count(s, from, self.board.count(s, from).saturating_sub(1));
             self.set_count(s, to, self.board.count(s, to) + 1);
             if to != OFF {
@@ -581,8 +701,12 @@ impl Game for TablesGame {
             .flatten()
         {
             // `unplayable = to-opponent`: the opponent plays the dice left unplayed instead
-            // of rolling; what it cannot play of them is lost.
+            // of rolling (or, `to-opponent-extra`, before its roll); what it cannot play of
+            // them is lost.
             Phase::Move(Seat(o as u8), left)
+        } else if self.given && self.rules.given_extra {
+            // The given dice were an extra: now this seat rolls its own turn.
+            Phase::Roll(seat)
         } else if self.rules.roll_again
             && !self.given
             && dice.len() > 1

@@ -36,6 +36,11 @@ pub enum Illegal {
     Exact { from: u8, die: u8 },
     /// A die higher than the point bears off only from the highest occupied point.
     HigherChecker { from: u8, die: u8, highest: u8 },
+    /// Pairs are still stacked (`pairs`, bit `p` for point `p`): a die lays down only the
+    /// pair on its own point, and nothing else moves until every pair is down.
+    Stacked { from: u8, die: u8, pairs: u32 },
+    /// Checkers never move along the board under `moves = bear-off-only`.
+    OffOnly { from: u8, die: u8 },
 }
 
 impl fmt::Display for Illegal {
@@ -56,6 +61,27 @@ impl fmt::Display for Illegal {
             Illegal::HigherChecker { from, die, highest } => {
                 write!(f, "a {die} bears off from point {from} only if no checker stands higher, and you have one on point {highest}")
             }
+            Illegal::Stacked { from, die, pairs } if pairs >> from & 1 == 1 => write!(
+                f,
+                "the pair on point {from} is still stacked: a {from} lays it down (`{from}/down`), and a {die} only the pair on point {die}"
+            ),
+            Illegal::Stacked { pairs, .. } => {
+                let points: Vec<String> = (1..25u8)
+                    .filter(|p| pairs >> p & 1 == 1)
+                    .map(|p| p.to_string())
+                    .collect();
+                write!(
+                    f,
+                    "nothing moves until your stacked pairs are laid down, and pairs are still stacked on point{} {}",
+                    if points.len() == 1 { "" } else { "s" },
+                    points.join(", ")
+                )
+            }
+            Illegal::OffOnly { from, die } => write!(
+                f,
+                "checkers never move along the board in this game, only off it: a {die} cannot take a checker from point {from} to point {}",
+                from - die
+            ),
         }
     }
 }
@@ -85,6 +111,11 @@ pub(crate) struct Mover {
     /// Where a checker on the bar counts from: `entry + 1` (25, the bar itself, when checkers
     /// enter on 24 with a 1), so a die of n enters it on `bar_base - n`.
     bar_base: u8,
+    /// Own points whose pair is still stacked (bit `p`). While any is, a die of n only lays
+    /// down the pair on point n ([`Mover::search_stacked`]).
+    stacked: u32,
+    /// Whether checkers never move along the board (every landing point counts as closed).
+    off_only: bool,
     /// The opponent's counts on its own points, and where the mover's points are in its
     /// numbering: for explanations only.
     other: [u8; 26],
@@ -172,6 +203,8 @@ impl Mover {
             (closed, blots)
         };
         let outside = ((1u32 << 26) - 1) & !((2u32 << rules.home) - 1);
+        // Under `moves = bear-off-only` no landing point is open: only bearing off is left.
+        let closed = if rules.off_only { POINT_BITS } else { closed };
         Mover {
             me,
             occ,
@@ -185,6 +218,8 @@ impl Mover {
             exact: rules.bear_off == BearOff::Exact,
             enter_first: rules.enter_first,
             bar_base: rules.entry + 1,
+            stacked: board.stacked(seat),
+            off_only: rules.off_only,
             other,
             cross,
         }
@@ -255,10 +290,22 @@ impl Mover {
         }
     }
 
-    /// Like [`Mover::target`] for any point, saying why not.
+    /// Like [`Mover::target`] for any point, saying why not; a lay-down lands where it
+    /// starts.
     pub fn explain(&self, from: u8, die: u8) -> Result<u8, Illegal> {
         if !(1..=BAR).contains(&from) || self.me[usize::from(from)] == 0 {
             return Err(Illegal::NoChecker { from });
+        }
+        if self.stacked != 0 {
+            return if from == die && self.stacked >> from & 1 == 1 {
+                Ok(from)
+            } else {
+                Err(Illegal::Stacked {
+                    from,
+                    die,
+                    pairs: self.stacked,
+                })
+            };
         }
         if self.sources() >> from & 1 == 0 {
             return Err(Illegal::BarFirst {
@@ -267,6 +314,7 @@ impl Mover {
         }
         match self.target(from, die) {
             Some(to) => Ok(to),
+            None if self.off_only && self.base(from) > die => Err(Illegal::OffOnly { from, die }),
             None if self.base(from) > die => Err(Illegal::Closed {
                 to: self.base(from) - die,
                 count: self.other[usize::from(self.cross[usize::from(self.base(from) - die)])],
@@ -308,6 +356,42 @@ impl Mover {
         self.blots &= !(u32::from(hit) << to);
         self.key = self.key_after(from, to, hit);
         hit
+    }
+
+    /// Plays a step from `from` to `to`: a lay-down when they are the same point, else
+    /// [`Mover::apply`]; returns whether it hit.
+    pub fn apply_step(&mut self, from: u8, to: u8) -> bool {
+        if from == to {
+            self.lay_down(from);
+            false
+        } else {
+            self.apply(from, to)
+        }
+    }
+
+    /// Takes back [`Mover::apply_step`].
+    pub fn undo_step(&mut self, from: u8, to: u8, hit: bool) {
+        if from == to {
+            self.stack_again(from);
+        } else {
+            self.undo(from, to, hit);
+        }
+    }
+
+    /// Lays down the pair stacked on `point`. The key marks it in the bit a hit on that
+    /// point would use: a point holding the mover's checkers holds no opposing one to hit,
+    /// so from one start the two never meet.
+    #[inline]
+    fn lay_down(&mut self, point: u8) {
+        self.stacked &= !(1 << point);
+        self.key = self.key.wrapping_add(HIT[usize::from(point)]);
+    }
+
+    /// Takes back [`Mover::lay_down`].
+    #[inline]
+    fn stack_again(&mut self, point: u8) {
+        self.stacked |= 1 << point;
+        self.key = self.key.wrapping_sub(HIT[usize::from(point)]);
     }
 
     /// Takes back [`Mover::apply`].
@@ -533,13 +617,64 @@ impl Mover {
         let n = dice.len().min(MAX_DICE);
         sorted[..n].copy_from_slice(&dice[..n]);
         sorted[..n].sort_unstable_by(|a, b| b.cmp(a));
+        if self.stacked != 0 {
+            return self.search_stacked(&sorted[..n], 0, &mut steps, sink);
+        }
+        self.search_from(&sorted[..n], 0, &mut steps, sink)
+    }
+
+    /// [`Mover::search`] from step `depth` on, with no step before it to order against.
+    fn search_from<S: Sink>(
+        &mut self,
+        dice: &[u8],
+        depth: usize,
+        steps: &mut [Step; MAX_DICE],
+        sink: &mut S,
+    ) -> bool {
         // Monomorphised on whether checkers enter below the bar's own 25 - n, so Fallas'
         // search pays nothing for the `entry` option.
         if self.bar_base == BAR {
-            self.search::<false, S>(&sorted[..n], 0, (BAR, u8::MAX), &mut steps, sink)
+            self.search::<false, S>(dice, depth, (BAR, u8::MAX), steps, sink)
         } else {
-            self.search::<true, S>(&sorted[..n], 0, (BAR, u8::MAX), &mut steps, sink)
+            self.search::<true, S>(dice, depth, (BAR, u8::MAX), steps, sink)
         }
+    }
+
+    /// The search while pairs are stacked: each distinct die whose point holds a stacked
+    /// pair lays it down, in every order (at most six); once the last pair is down the dice
+    /// left play as usual ([`Mover::search`], its ordering starting afresh).
+    fn search_stacked<S: Sink>(
+        &mut self,
+        dice: &[u8],
+        depth: usize,
+        steps: &mut [Step; MAX_DICE],
+        sink: &mut S,
+    ) -> bool {
+        if self.stacked == 0 {
+            return self.search_from(dice, depth, steps, sink);
+        }
+        if dice.is_empty() {
+            return sink.complete(self.key, &steps[..depth]);
+        }
+        let mut moved = false;
+        for (i, &die) in dice.iter().enumerate() {
+            if (i > 0 && dice[i - 1] == die) || self.stacked >> die & 1 == 0 {
+                continue;
+            }
+            moved = true;
+            let mut rest = [0u8; MAX_DICE];
+            for (k, slot) in rest.iter_mut().enumerate() {
+                *slot = dice.get(k + usize::from(k >= i)).copied().unwrap_or(0);
+            }
+            self.lay_down(die);
+            steps[depth] = Step::raw(die, die, false);
+            let stop = self.search_stacked(&rest[..dice.len() - 1], depth + 1, steps, sink);
+            self.stack_again(die);
+            if stop {
+                return true;
+            }
+        }
+        !moved && sink.dead_end(self.key, &steps[..depth])
     }
 
     /// Whether the remaining `dice` can all be played from here (or every checker borne off).
@@ -569,6 +704,14 @@ impl Mover {
         let mut dice = dice.to_vec();
         dice.sort_unstable_by(|a, b| b.cmp(a));
         dice.dedup();
+        if self.stacked != 0 {
+            for &die in &dice {
+                if self.stacked >> die & 1 == 1 {
+                    out.push((die, die, die));
+                }
+            }
+            return out;
+        }
         let sources = self.sources();
         for from in (1..=BAR).rev().filter(|&p| sources >> p & 1 == 1) {
             for &die in &dice {
@@ -583,7 +726,7 @@ impl Mover {
     /// A random legal play: the first complete sequence of a search that takes the dice
     /// orders from a random one on and, at every step, the points in a random rotation.
     /// Not uniform over the distinct plays; one search, so fast. `None` if the dice cannot
-    /// all be played (a falla).
+    /// all be played (a falla). For a mover with no pair stacked.
     pub fn random_play(&mut self, dice: &[u8], rng: &mut impl rand::Rng) -> Option<Play> {
         let orders = orders(dice);
         let mut bits = rng.next_u64();
@@ -954,9 +1097,9 @@ mod tests {
                 }
                 if let Ok(to) = m.explain(from, die) {
                     moved = true;
-                    let hit = m.apply(from, to);
+                    let hit = m.apply_step(from, to);
                     brute_force(m, dice, used + 1, out);
-                    m.undo(from, to, hit);
+                    m.undo_step(from, to, hit);
                 }
             }
             dice.insert(i, die);
@@ -977,11 +1120,11 @@ mod tests {
                 .unwrap_or_else(|| panic!("{play}: no unused die of {dice:?} plays {step:?}"));
             left.remove(i);
             assert_eq!(
-                m.would_hit(step.to()),
+                !step.is_lay_down() && m.would_hit(step.to()),
                 step.hit(),
                 "{play}: the hit of {step:?}"
             );
-            m.apply(step.from(), step.to());
+            m.apply_step(step.from(), step.to());
         }
         m.key
     }
@@ -1087,6 +1230,19 @@ mod tests {
             let checked = check_listed_plays(fallas_with(edit, options), 60);
             assert!(checked > 500, "{edit:?} {options:?}: {checked}");
         }
+    }
+
+    #[test]
+    fn the_plays_listed_are_right_with_stacked_pairs() {
+        // Doblet: pairs laid down die by die, then checkers borne off only.
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../rulesets/doblet.toml"
+        ))
+        .expect("rulesets/doblet.toml");
+        let rules = TablesRules::from_toml(&text, "doblet.toml", &[]).unwrap();
+        let checked = check_listed_plays(rules, 60);
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

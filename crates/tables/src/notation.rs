@@ -1,5 +1,6 @@
 //! Tables notation from the mover's side: a checker move `24/21`, a hit `6/5*`, entering
-//! `bar/22`, bearing off `6/off`, and a whole turn `24/21 21/15 6/5*`.
+//! `bar/22`, bearing off `6/off`, laying down a stacked pair `3/down` (Doblet), and a whole
+//! turn `24/21 21/15 6/5*`.
 
 use crate::dice::MAX_DICE;
 use std::fmt;
@@ -20,7 +21,9 @@ pub enum NotationError {
 }
 
 /// One checker moved by one die (or, as written by a player, by several: `24/15`), on the
-/// mover's own numbering: `from` is 1–24 or [`BAR`], `to` is 1–24 or [`OFF`].
+/// mover's own numbering: `from` is 1–24 or [`BAR`], `to` is 1–24 or [`OFF`]. A step whose
+/// `to` is its `from` lays down the pair stacked there (the top checker is set beside the
+/// other, on the same point), written `3/down`.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Step {
     from: u8,
@@ -29,10 +32,23 @@ pub struct Step {
 }
 
 impl Step {
-    /// A step; `None` unless `from` is 1–24 or the bar, `to` is 0 (off) to 24, and `to < from`.
+    /// A step; `None` unless `from` is 1–24 or the bar, `to` is 0 (off) to 24, and `to < from`
+    /// — or `to == from` on a point, without a hit: a lay-down.
     pub fn new(from: u8, to: u8, hit: bool) -> Option<Step> {
-        ((1..=BAR).contains(&from) && to < from && to < BAR && !(hit && to == OFF))
-            .then_some(Step { from, to, hit })
+        let moves = (1..=BAR).contains(&from) && to < from && to < BAR && !(hit && to == OFF);
+        let lays_down = (1..BAR).contains(&from) && to == from && !hit;
+        (moves || lays_down).then_some(Step { from, to, hit })
+    }
+
+    /// Laying down the pair stacked on point `point` (1–24).
+    pub fn lay_down(point: u8) -> Option<Step> {
+        Step::new(point, point, false)
+    }
+
+    /// Whether this step lays down a stacked pair rather than moving a checker.
+    #[inline]
+    pub fn is_lay_down(self) -> bool {
+        self.from == self.to
     }
 
     /// A step the move generator has already checked.
@@ -70,6 +86,9 @@ fn write_point(p: u8, f: &mut fmt::Formatter<'_>) -> fmt::Result {
 
 impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_lay_down() {
+            return write!(f, "{}/down", self.from);
+        }
         write_point(self.from, f)?;
         f.write_str("/")?;
         write_point(self.to, f)?;
@@ -135,7 +154,8 @@ impl FromStr for Play {
     type Err = NotationError;
 
     /// Reads checker moves separated by spaces or commas. Each is `from/to`, where a point
-    /// is 1–24, `bar` or `off`, and `*` after a point marks a hit. Also accepted: chains
+    /// is 1–24, `bar` or `off`, and `*` after a point marks a hit; `3/down` lays down the
+    /// pair stacked on point 3. Also accepted: chains
     /// `24/21/15` (one checker taking several dice), repeats `6/5(2)`, combined moves `24/15`
     /// (kept as written; the game splits them into dice) and `pass`.
     fn from_str(text: &str) -> Result<Play, NotationError> {
@@ -172,6 +192,24 @@ impl FromStr for Play {
                 },
                 None => (*token, 1),
             };
+            if let Some(point) = body
+                .strip_suffix("/down")
+                .or_else(|| body.strip_suffix("/DOWN"))
+            {
+                let step = point
+                    .parse::<u8>()
+                    .ok()
+                    .and_then(Step::lay_down)
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "`{point}/down` lays down the pair stacked on a point, and `{point}` is not a point (1-24)"
+                        ))
+                    })?;
+                for _ in 0..repeat {
+                    push(step, &mut n)?;
+                }
+                continue;
+            }
             let mut points = Vec::new();
             for part in body.split('/') {
                 let (name, hit) = match part.strip_suffix('*') {
@@ -201,13 +239,15 @@ impl FromStr for Play {
             for _ in 0..repeat {
                 for w in points.windows(2) {
                     let ((from, _), (to, hit)) = (w[0], w[1]);
-                    let step = Step::new(from, to, hit).ok_or_else(|| {
+                    let step = Step::new(from, to, hit).filter(|s| !s.is_lay_down()).ok_or_else(|| {
                         bad(if to == BAR {
                             "a checker never moves onto the bar: hit checkers go there".into()
                         } else if from == OFF {
                             "a borne-off checker does not come back".into()
                         } else if hit && to == OFF {
                             "bearing off hits nothing".into()
+                        } else if to == from {
+                            format!("a checker moves to another point; `{from}/down` lays down a stacked pair")
                         } else {
                             format!("checkers move down from 24 towards 1 and off, and {from}/{to} goes the other way")
                         })
@@ -241,6 +281,10 @@ mod tests {
         assert_eq!(play("bar/22 6/off").to_string(), "bar/22 6/off");
         assert_eq!(Play::default().to_string(), "pass");
         assert_eq!(play("pass"), Play::default());
+        let down = play("3/down 5/down");
+        assert_eq!(down.to_string(), "3/down 5/down");
+        assert!(down.steps().all(Step::is_lay_down));
+        assert_eq!(down.steps().next(), Step::lay_down(3));
     }
 
     #[test]
@@ -263,6 +307,9 @@ mod tests {
             ("6/bar", "never moves onto the bar"),
             ("6", "from/to"),
             ("6/5(4)", "repeat count"),
+            ("bar/down", "not a point"),
+            ("25/down", "not a point"),
+            ("6/6", "lays down a stacked pair"),
         ] {
             let e = t.parse::<Play>().unwrap_err().to_string();
             assert!(
@@ -287,7 +334,7 @@ mod tests {
         ) {
             let steps: Vec<Step> = raw
                 .into_iter()
-                .filter_map(|(from, to, hit)| Step::new(from, to.min(from - 1), hit && to > 0 && to < from))
+                .filter_map(|(from, to, hit)| Step::new(from, to.min(from), hit && to > 0 && to < from))
                 .collect();
             let play = Play::new(&steps).unwrap();
             proptest::prop_assert_eq!(play.to_string().parse::<Play>().unwrap(), play);

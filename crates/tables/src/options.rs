@@ -32,6 +32,18 @@ libro_core::option_choice! {
         Lost = "lost",
         /// The opponent plays them on its next turn instead of rolling.
         ToOpponent = "to-opponent",
+        /// The opponent plays them at once, for itself, and then rolls its own turn.
+        ToOpponentExtra = "to-opponent-extra",
+    }
+}
+
+libro_core::option_choice! {
+    /// Whether checkers move along the board.
+    pub enum Moves {
+        /// Along their path, a die's number of points, as in every tables game.
+        Path = "path",
+        /// Never along the board: a die only lays down a stacked pair or bears a checker off.
+        BearOffOnly = "bear-off-only",
     }
 }
 
@@ -69,7 +81,9 @@ libro_core::rule_options! {
     doubles: Doubles = Doubles::Once; listed when_set,
         "once: dice showing the same number are played once each, like any roll; roll-again: after playing a roll whose dice all show the same number, the same player rolls again";
     unplayable: Unplayable = Unplayable::Lost; listed when_set,
-        "without the falla, dice a player cannot play are lost; to-opponent: the opponent plays them on its next turn instead of rolling (once: what it cannot play of them is lost)";
+        "without the falla, dice a player cannot play are lost; to-opponent: the opponent plays them on its next turn instead of rolling; to-opponent-extra: the opponent plays them at once and then rolls its own turn (either way once: what it cannot play of them is lost)";
+    moves: Moves = Moves::Path; listed when_set,
+        "path: a die moves a checker that many points along its path; bear-off-only: checkers never move along the board, a die of n only lays down the pair stacked on point n or bears a checker off from point n";
     entry: EntryPoint = EntryPoint(24); listed when_set,
         "the own point a checker on the bar (or in hand) enters on with a 1; a die of n enters it on point entry + 1 - n, so 24 enters in the first table of the path";
 }

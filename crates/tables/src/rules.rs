@@ -13,6 +13,10 @@
 //!   both; `bar = n` starts checkers on the bar (in hand, as in games that begin with every
 //!   checker off the board). Or one table per seat, `[setup.white]` and `[setup.black]`, when
 //!   the players start differently. Must place every checker.
+//! - `[stacks]` `points` (optional): own points whose two checkers start stacked, one on
+//!   top of the other, for both players (Doblet). A die of n lays down the pair on point n
+//!   (`3/down`): the top checker is set beside the other, on the same point. Until all its
+//!   pairs are laid down a player moves nothing else.
 //! - `[dice]` `count` (1–3), `sides` (2–9), `falla`: true, a player who cannot play all its
 //!   dice loses at once; false, it plays as many as it can and loses the rest.
 //! - `[contact]` `hitting`: true, a lone opposing checker is hit to the bar and two or more
@@ -21,8 +25,10 @@
 //! - `[options.NAME]` `value` and `source`: the switchable rules, which `--option NAME=VALUE`
 //!   overrides: `bear_off = standard | exact`; `doubles = once | roll-again` (a roll whose
 //!   dice all match gives another roll); `unplayable = lost | to-opponent` (without the
-//!   falla, the dice a player cannot play are lost or played by the opponent instead of
-//!   its roll); `entry = 24 … 7` (the own point a checker on the
+//!   falla, the dice a player cannot play are lost, played by the opponent instead of its
+//!   roll, or `to-opponent-extra`: by the opponent at once, before its own roll);
+//!   `moves = path | bear-off-only` (checkers never move along the board: a die only lays
+//!   down a pair or bears off); `entry = 24 … 7` (the own point a checker on the
 //!   bar enters on with a 1, for paths shorter than the board). [`TablesRules::options`]
 //!   lists `bear_off` always and the others when the file or an override sets them.
 //!
@@ -34,7 +40,7 @@ use crate::dice::{all_rolls, Dice, MAX_DICE, MAX_SIDES};
 use crate::game::{PositionError, TablesGame};
 use crate::notation::BAR;
 pub use crate::options::BearOff;
-use crate::options::{Doubles, Options, Unplayable, SPECS};
+use crate::options::{Doubles, Moves, Options, Unplayable, SPECS};
 use libro_core::options::{OptionError, OptionKind, Sources};
 use libro_core::{Chance, Ruleset};
 use serde::Deserialize;
@@ -117,8 +123,13 @@ pub struct TablesRules {
     pub(crate) entry: u8,
     /// Whether a roll whose dice all show the same number gives the player another roll.
     pub(crate) roll_again: bool,
-    /// Whether dice left unplayed go to the opponent, who plays them instead of rolling.
+    /// Whether dice left unplayed go to the opponent.
     pub(crate) give_unplayable: bool,
+    /// Whether the opponent plays given dice as an extra and then rolls its own turn
+    /// (`to-opponent-extra`), rather than instead of its roll.
+    pub(crate) given_extra: bool,
+    /// Whether checkers never move along the board (`moves = bear-off-only`).
+    pub(crate) off_only: bool,
     options: Vec<RuleOption>,
     rolls: Vec<Chance<Dice>>,
 }
@@ -138,7 +149,16 @@ struct File {
     dice: DiceSpec,
     contact: ContactSpec,
     #[serde(default)]
+    stacks: Option<StacksSpec>,
+    #[serde(default)]
     options: BTreeMap<String, Spanned<FileOption>>,
+}
+
+/// `[stacks]`: the own points whose pairs start stacked.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StacksSpec {
+    points: Spanned<Vec<i64>>,
 }
 
 /// `[setup]` read again when it is the same for both players, for the line of each entry
@@ -291,6 +311,12 @@ impl fmt::Debug for TablesRules {
         if self.give_unplayable {
             d.field("give_unplayable", &self.give_unplayable);
         }
+        if self.given_extra {
+            d.field("given_extra", &self.given_extra);
+        }
+        if self.off_only {
+            d.field("off_only", &self.off_only);
+        }
         d.field("options", &self.options)
             .field("rolls", &self.rolls)
             .finish()
@@ -406,6 +432,47 @@ fn read_setup(
         }
     }
     Ok(Board::from_counts(counts))
+}
+
+/// Reads `[stacks]` `points`: own points 1 to `sides` (a die of n lays down the pair on
+/// point n, so a higher point could never be laid down), each holding exactly two of every
+/// player's checkers in the setup.
+fn read_stacks(
+    points: &Spanned<Vec<i64>>,
+    start: &Board,
+    sides: u8,
+    seats: &[String; 2],
+    invalid: &dyn Fn(std::ops::Range<usize>, String) -> RulesetError,
+) -> Result<Board, RulesetError> {
+    let mut mask = 0u32;
+    for &p in points.get_ref() {
+        let point = u8::try_from(p)
+            .ok()
+            .filter(|p| (1..=sides).contains(p))
+            .ok_or_else(|| {
+                invalid(
+                    points.span(),
+                    format!("stacks point {p}: a die of n lays down the pair on own point n, so stacked points are 1 to {sides}"),
+                )
+            })?;
+        if mask >> point & 1 == 1 {
+            return Err(invalid(
+                points.span(),
+                format!("stacks point {point} is listed twice"),
+            ));
+        }
+        mask |= 1 << point;
+        for (s, seat) in seats.iter().enumerate() {
+            let n = start.count(s, point);
+            if n != 2 {
+                return Err(invalid(
+                    points.span(),
+                    format!("stacks point {point}: a stacked pair is two checkers, and the setup puts {n} of `{seat}`'s there"),
+                ));
+            }
+        }
+    }
+    Ok(start.with_stacked([mask, mask]))
 }
 
 impl TablesRules {
@@ -565,6 +632,10 @@ impl TablesRules {
                 format!("sides = {sides}: dice have 2 to {MAX_SIDES} sides"),
             ));
         }
+        let start = match &file.stacks {
+            Some(stacks) => read_stacks(&stacks.points, &start, sides, &seats, &invalid)?,
+            None => start,
+        };
 
         // The options: the family declares them (crate::options), the file sets some with
         // their sources, and overrides change their values.
@@ -616,7 +687,8 @@ impl TablesRules {
         }
         let bear_off = values.bear_off;
         let roll_again = values.doubles == Doubles::RollAgain;
-        let give_unplayable = values.unplayable == Unplayable::ToOpponent;
+        let give_unplayable = values.unplayable != Unplayable::Lost;
+        let given_extra = values.unplayable == Unplayable::ToOpponentExtra;
         if give_unplayable && file.dice.falla {
             let line = file
                 .options
@@ -625,7 +697,7 @@ impl TablesRules {
             return Err(RulesetError::Invalid {
                 origin: origin.to_string(),
                 line,
-                reason: "unplayable = to-opponent: with the falla no die is ever left unplayed (the player loses); set `falla = false`".into(),
+                reason: format!("unplayable = {}: with the falla no die is ever left unplayed (the player loses); set `falla = false`", libro_core::options::OptionValue::write(values.unplayable)),
             });
         }
         let entry = values.entry.0;
@@ -675,6 +747,8 @@ impl TablesRules {
             entry,
             roll_again,
             give_unplayable,
+            given_extra,
+            off_only: values.moves == Moves::BearOffOnly,
             options,
             rolls: all_rolls(count, sides),
         })
@@ -722,9 +796,25 @@ impl TablesRules {
         self.enter_first
     }
 
-    /// Whether dice a player cannot play go to the opponent, who plays them instead of rolling.
+    /// Whether dice a player cannot play go to the opponent (instead of its roll, or as an
+    /// extra before it: [`TablesRules::given_extra`]).
     pub fn give_unplayable(&self) -> bool {
         self.give_unplayable
+    }
+
+    /// Whether the opponent plays dice given to it at once and then rolls its own turn.
+    pub fn given_extra(&self) -> bool {
+        self.given_extra
+    }
+
+    /// Whether checkers never move along the board, only lay down stacked pairs and bear off.
+    pub fn bear_off_only(&self) -> bool {
+        self.off_only
+    }
+
+    /// Whether the game begins with pairs stacked (a `[stacks]` table).
+    pub fn has_stacks(&self) -> bool {
+        self.start.stacked(0) | self.start.stacked(1) != 0
     }
 
     /// Whether both players move the same way along the same points (`cross` is the

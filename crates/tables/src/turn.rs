@@ -59,7 +59,7 @@ fn not_to_move(game: &TablesGame) -> MoveError {
 fn play_key(mover: &Mover, play: &Play) -> u128 {
     let mut m = mover.clone();
     for s in play.steps() {
-        m.apply(s.from(), s.to());
+        m.apply_step(s.from(), s.to());
     }
     m.key
 }
@@ -143,12 +143,15 @@ impl Resolver<'_> {
                 continue;
             }
             let base = m.base(from);
-            let reaches_end = if w.to() == OFF {
+            let reaches_end = if w.is_lay_down() {
+                // Any die is tried, so that the one it needs is named if it is missing.
+                true
+            } else if w.to() == OFF {
                 base <= die
             } else {
                 base >= die && base - die == w.to()
             };
-            let on_the_way = base > die && base - die > w.to();
+            let on_the_way = !w.is_lay_down() && base > die && base - die > w.to();
             if !reaches_end && !on_the_way {
                 continue;
             }
@@ -170,6 +173,21 @@ impl Resolver<'_> {
                     continue;
                 }
             };
+            if w.is_lay_down() != (land == from) {
+                let reason = if w.is_lay_down() {
+                    format!("no pair is stacked on point {from}")
+                } else {
+                    format!("your pair on point {from} is still stacked, and a {die} lays it down (`{from}/down`)")
+                };
+                self.fail(
+                    (idx, depth, 1),
+                    MoveError::Illegal {
+                        step: w.to_string(),
+                        reason,
+                    },
+                );
+                continue;
+            }
             if reaches_end && w.hit() && !m.would_hit(land) {
                 let reason = format!(
                     "it marks a hit, but there is no lone opposing checker on point {land}"
@@ -183,7 +201,7 @@ impl Resolver<'_> {
                 );
                 continue;
             }
-            let hit = m.apply(from, land);
+            let hit = m.apply_step(from, land);
             left.remove(i);
             if reaches_end {
                 self.steps(m, left, idx + 1);
@@ -193,7 +211,7 @@ impl Resolver<'_> {
                 self.chaining -= 1;
             }
             left.insert(i, die);
-            m.undo(from, land, hit);
+            m.undo_step(from, land, hit);
         }
         // Lowest priority: shown only if no way of playing this step got anywhere.
         if depth == 0 {
@@ -411,7 +429,7 @@ impl TurnBuilder {
         let mut out = Vec::new();
         for (die, from, to) in self.mover.steps_now(&self.left) {
             let mut m = self.mover.clone();
-            let hit = m.apply(from, to);
+            let hit = m.apply_step(from, to);
             let mut left = self.left.clone();
             let i = left
                 .iter()
@@ -456,7 +474,7 @@ impl TurnBuilder {
                 reason: why.to_string(),
             })?;
         let mut m = self.mover.clone();
-        let hit = m.apply(from, to);
+        let hit = m.apply_step(from, to);
         let step = DieStep {
             die,
             step: Step::new(from, to, hit).expect("an explained step is well formed"),
@@ -479,9 +497,13 @@ impl TurnBuilder {
         }
         self.steps.push((step, self.board, self.mover.clone()));
         let (s, o) = (self.seat.index(), 1 - self.seat.index());
-        let counts = self.board.counts_mut(s);
-        counts[usize::from(from)] -= 1;
-        counts[usize::from(to)] += 1;
+        if from == to {
+            self.board.lay_down(s, from);
+        } else {
+            let counts = self.board.counts_mut(s);
+            counts[usize::from(from)] -= 1;
+            counts[usize::from(to)] += 1;
+        }
         if hit {
             let q = usize::from(self.rules.cross[s][usize::from(to)]);
             let opp = self.board.counts_mut(o);
@@ -493,7 +515,7 @@ impl TurnBuilder {
         Ok(step)
     }
 
-    /// Moves a checker as written, `24/21` or `6/off`, by one die (for bearing off with a
+    /// Moves a checker as written, `24/21`, `6/off` or `3/down`, by one die (for bearing off with a
     /// higher die, the lowest die that keeps the turn playable).
     pub fn step_text(&mut self, text: &str) -> Result<DieStep, MoveError> {
         let play: Play = text.parse()?;
@@ -509,7 +531,9 @@ impl TurnBuilder {
         dice.dedup();
         let base = self.mover.base(w.from());
         let fits = |die: u8| {
-            if w.to() == OFF {
+            if w.is_lay_down() {
+                die == w.from()
+            } else if w.to() == OFF {
                 base <= die
             } else {
                 base >= die && base - die == w.to()
