@@ -216,7 +216,7 @@ fn step_tree(b: &TurnBuilder, game: &TablesGame, budget: &mut usize) -> Vec<Valu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use libro_core::Turn;
+    use libro_core::{Ruleset, Turn};
 
     #[test]
     fn fallas_dice_and_chance_bounds_follow_from_three_six_sided_dice() {
