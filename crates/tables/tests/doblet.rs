@@ -396,8 +396,8 @@ fn every_play_matches_a_plain_enumerator_on_random_positions() {
         let mut sides = [([0u8; 26], 0u32); 2];
         for (counts, mask) in sides.iter_mut() {
             let unstacking = rng.gen_bool(0.5);
-            for p in 1..=6 {
-                counts[p] = if unstacking { 2 } else { rng.gen_range(0..=2) };
+            for (p, count) in counts.iter_mut().enumerate().take(7).skip(1) {
+                *count = if unstacking { 2 } else { rng.gen_range(0..=2) };
                 if unstacking && rng.gen_bool(0.5) {
                     *mask |= 1 << p;
                 }
