@@ -208,7 +208,7 @@ impl PyGame {
     fn max_legal_actions(&self) -> Option<usize> {
         self.core.rules.max_legal_actions()
     }
-    /// Grid: [seats * piece types + seats, ranks, files]; track: [2 * points + 4 + dice * sides + 2].
+    /// Grid: [seats * piece types + seats, ranks, files]; track: [2 * points + 4 + dice * sides + 2], plus `points` where pairs start stacked.
     fn observation_tensor_shape(&self) -> Vec<usize> {
         self.core.layout.shape()
     }

@@ -19,11 +19,14 @@ pub enum Layout {
     },
     /// Per seat, its checkers on each board point (the first seat's numbering 1..points);
     /// then the checkers on the bar per seat, borne off per seat; the dice to play, one
-    /// one-hot block of `sides` per die (largest first); the seat to move, one-hot.
+    /// one-hot block of `sides` per die (largest first); the seat to move, one-hot; and in
+    /// games that begin with pairs stacked (Doblet), 1 on each board point whose pair is
+    /// still stacked.
     Track {
         points: usize,
         dice: usize,
         sides: usize,
+        stacks: bool,
     },
 }
 
@@ -42,10 +45,12 @@ impl Layout {
             },
             Geometry::Track { points } => {
                 let (dice, sides) = rules.dice().unwrap_or((0, 0));
+                let stacks = matches!(rules.new_game(0).view(), BoardView::Track(v) if !v.stacked.is_empty());
                 Layout::Track {
                     points: usize::from(points),
                     dice: usize::from(dice),
                     sides: usize::from(sides),
+                    stacks,
                 }
             }
         }
@@ -71,7 +76,8 @@ impl Layout {
                 points,
                 dice,
                 sides,
-            } => 2 * points + 4 + dice * sides + 2,
+                stacks,
+            } => 2 * points + 4 + dice * sides + 2 + if *stacks { *points } else { 0 },
         }
     }
 
@@ -114,6 +120,7 @@ impl Layout {
                     points,
                     dice,
                     sides,
+                    stacks,
                 },
                 BoardView::Track(view),
             ) => {
@@ -139,6 +146,14 @@ impl Layout {
                 }
                 if let Some(s) = to_move {
                     out[dice_base + dice * sides + s] = 1.0;
+                }
+                if *stacks {
+                    let stacks_base = dice_base + dice * sides + 2;
+                    for &p in &view.stacked {
+                        if (1..=*points).contains(&usize::from(p)) {
+                            out[stacks_base + usize::from(p) - 1] = 1.0;
+                        }
+                    }
                 }
             }
             _ => unreachable!("a ruleset's views have its geometry"),

@@ -46,3 +46,19 @@ def test_track_counts_per_point_bar_off_dice_and_mover():
     dice = obs[52:70].reshape(3, 6)
     assert dice.argmax(axis=1).tolist() == [5, 3, 0] and dice.sum() == 3  # 6, 4, 1
     assert obs[70:].tolist() == [1, 0]  # white to move
+
+
+def test_track_marks_the_stacked_pairs_where_a_game_stacks_them():
+    game = libro.load_game("doblet")  # 24 points, 3 dice of 6, pairs stacked on 1-6
+    assert game.observation_tensor_shape() == [2 * 24 + 4 + 3 * 6 + 2 + 24]
+    state = game.new_initial_state()
+    state.apply_action(state.string_to_action(-1, "6:1"))  # white rolls first
+    state.apply_action(state.string_to_action(-1, "3-2-1"))
+    obs = np.array(state.observation_tensor(0))
+    # doblet.toml: two checkers on each own point 1-6; white's are board points 1-6,
+    # black's (path 1-24) board points 24-19; every pair stacked.
+    stacked = obs[72:]
+    assert stacked.nonzero()[0].tolist() == [0, 1, 2, 3, 4, 5, 18, 19, 20, 21, 22, 23]
+    state.apply_action(state.string_to_action(0, "3/down 2/down 1/down"))
+    stacked = np.array(state.observation_tensor(0))[72:]
+    assert stacked.nonzero()[0].tolist() == [3, 4, 5, 18, 19, 20, 21, 22, 23]

@@ -125,7 +125,8 @@ async function playChessTurns(page, turns) {
   }
 }
 
-/// Plays one Fallas turn die by die: click a checker's point, then where it goes.
+/// Plays one tables turn die by die: click a checker's point, then where it goes (a stacked
+/// pair is laid down by one click on its point).
 async function tablesTurn(page, k, shotName) {
   await waitMyTurn(page);
   const steps = await page.evaluate((i) => {
@@ -135,7 +136,7 @@ async function tablesTurn(page, k, shotName) {
     const out = [];
     let n = opts[i % opts.length];
     while (n) {
-      out.push({ from: pointKey(me, map, n.from), to: pointKey(me, map, n.to), play: n.play });
+      out.push({ from: pointKey(me, map, n.from), to: pointKey(me, map, n.to), down: n.from === n.to, play: n.play });
       n = n.play === null ? n.next[0] : null;
     }
     return out;
@@ -143,9 +144,15 @@ async function tablesTurn(page, k, shotName) {
   assert.ok(steps.length > 0 && steps[steps.length - 1].play, "a turn of die steps ending in a play");
   const n = await ply(page);
   for (const [i, s] of steps.entries()) {
-    await page.click(`[data-point="${s.from}"]`);
-    assert.ok(await page.locator(`[data-point="${s.to}"].target`).count(), `${s.to} is offered from ${s.from}`);
-    await page.click(`[data-point="${s.to}"]`);
+    if (s.down) {
+      assert.equal(await page.locator(`[data-point="${s.from}"][data-stacked="true"]`).count(), 1, `${s.from} holds a stacked pair`);
+      await page.click(`[data-point="${s.from}"]`);
+      if (s.play === null) await page.waitForSelector(`[data-point="${s.from}"]:not([data-stacked])`);
+    } else {
+      await page.click(`[data-point="${s.from}"]`);
+      assert.ok(await page.locator(`[data-point="${s.to}"].target`).count(), `${s.to} is offered from ${s.from}`);
+      await page.click(`[data-point="${s.to}"]`);
+    }
     if (i === 0 && shotName) await shot(page, shotName);
   }
   await waitHistory(page, n + 1);
@@ -428,6 +435,22 @@ test("fallas: dice, die-by-die moves, the bar and borne-off trays", async () => 
   }
   assert.ok((await page.locator(".die").count()) === 3 || (await page.evaluate(() => S.now.result !== null)));
   await shot(page, "fallas-play");
+  await page.close();
+});
+
+test("doblet: pairs drawn stacked are laid down by a click on their point", async () => {
+  const page = await newPage();
+  const { seats } = await createInLobby(page, "doblet", ["human", "random"]);
+  await openGame(page, seats[0]);
+  await page.waitForFunction(() => S.now.result !== null || (S.now.turn.seat === S.you && !S.now.thinking), null, POLL);
+  // At the start both players' six pairs stand stacked (unless the opponent, first to
+  // roll, has laid some down already).
+  assert.ok((await page.locator("[data-stacked]").count()) >= 7, "stacked pairs are drawn");
+  await shot(page, "doblet-stacked");
+  assert.match(await page.textContent("#players .hint"), /never move along the board/);
+  const laid = await page.evaluate(() => S.now.steps.filter((n) => n.from === n.to).length);
+  assert.ok(laid > 0 || (await page.evaluate(() => S.now.legal.includes("pass"))), "a lay-down is offered, or nothing can be played");
+  if (laid > 0) await tablesTurn(page, 0, "doblet-laid-down");
   await page.close();
 });
 

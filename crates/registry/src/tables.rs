@@ -145,6 +145,7 @@ fn track_view(g: &TablesGame) -> TrackView {
     let points_n = POINTS;
     let mut points = vec![None; usize::from(POINTS)];
     let mut map = Vec::new();
+    let mut stacked = Vec::new();
     for seat in 0..2 {
         let mut own_to_board = vec![0u8; usize::from(points_n) + 2];
         for own in 1..=points_n {
@@ -153,6 +154,9 @@ fn track_view(g: &TablesGame) -> TrackView {
             let c = b.count(seat, own);
             if c > 0 && (1..=points_n).contains(&bp) {
                 points[usize::from(bp) - 1] = Some([seat as u8, c]);
+            }
+            if b.stacked(seat) >> own & 1 == 1 {
+                stacked.push(bp);
             }
         }
         own_to_board[usize::from(BAR)] = BAR;
@@ -171,6 +175,7 @@ fn track_view(g: &TablesGame) -> TrackView {
     TrackView {
         position: g.to_string(),
         points,
+        stacked,
         bar: [b.count(0, BAR), b.count(1, BAR)],
         off: [b.count(0, OFF), b.count(1, OFF)],
         checkers: r.checkers(),

@@ -71,6 +71,8 @@ pub struct TrackView {
     pub position: String,
     /// `points[p - 1]` for board point `p` (the first seat's numbering): `[seat, count]`.
     pub points: Vec<Option<[u8; 2]>>,
+    /// The board points whose two checkers still stand stacked, one on the other (Doblet).
+    pub stacked: Vec<u8>,
     /// Checkers on the bar, per seat.
     pub bar: [u8; 2],
     /// Checkers borne off, per seat.

@@ -216,9 +216,16 @@ function renderTables(v) {
     const occ = v.points[p - 1];
     if (occ) {
       const [seat, count] = occ;
+      // A stacked pair is drawn one checker on the other, nearly covering it.
+      const stacked = (v.stacked || []).includes(p);
+      const gap = stacked ? 7 : 30;
       for (let i = 0; i < Math.min(count, 5); i++) {
-        const cy = up ? top + 22 + i * 30 : bottom - 22 - i * 30;
-        g.append(svg("circle", { cx: x + PW / 2, cy, r: 21, class: `checker ${seatColour(seatKey(seat))}` }));
+        const cy = up ? top + 22 + i * gap : bottom - 22 - i * gap;
+        g.append(svg("circle", { cx: x + PW / 2, cy, r: 21, class: `checker ${seatColour(seatKey(seat))}${stacked ? " stacked" : ""}` }));
+      }
+      if (stacked) {
+        g.setAttribute("data-stacked", "true");
+        g.append(svg("title", {}, t("game.stacked")));
       }
       if (count > 5) {
         const cy = up ? top + 22 + 4 * 30 : bottom - 22 - 4 * 30;

@@ -242,6 +242,11 @@ function tablesShown(view) {
   const other = 1 - me;
   for (const n of S.path) {
     const from = v.map[me][n.from];
+    if (n.from === n.to) {
+      // A lay-down: the pair stays on its point, no longer stacked.
+      v.stacked = (v.stacked || []).filter((p) => p !== from);
+      continue;
+    }
     if (n.from === 25) v.bar[me]--;
     else {
       const p = v.points[from - 1];
@@ -286,10 +291,10 @@ function lastTablesMove(idx) {
     const map = e.view.map[e.seat];
     const keys = new Set();
     for (const step of e.text.split(/\s+/)) {
-      const m = /^(bar|\d+)\/(off|\d+)\*?$/.exec(step);
+      const m = /^(bar|\d+)\/(off|down|\d+)\*?$/.exec(step);
       if (!m) continue;
       keys.add(m[1] === "bar" ? "bar" : String(map[Number(m[1])]));
-      keys.add(m[2] === "off" ? "off" : String(map[Number(m[2])]));
+      if (m[2] !== "down") keys.add(m[2] === "off" ? "off" : String(map[Number(m[2])]));
     }
     return keys;
   }
@@ -344,9 +349,16 @@ function renderTables(view) {
     if (occ) {
       const [seat, count] = occ;
       const shown = Math.min(count, 5);
+      // A stacked pair is drawn one checker on the other, nearly covering it.
+      const stacked = (v.stacked || []).includes(p);
+      const gap = stacked ? 7 : 30;
       for (let i = 0; i < shown; i++) {
-        const cy = up ? top + 22 + i * 30 : bottom - 22 - i * 30;
-        g.append(svg("circle", { cx: x + PW / 2, cy, r: 21, class: `checker ${seatColour(seatKey(seat))}` }));
+        const cy = up ? top + 22 + i * gap : bottom - 22 - i * gap;
+        g.append(svg("circle", { cx: x + PW / 2, cy, r: 21, class: `checker ${seatColour(seatKey(seat))}${stacked ? " stacked" : ""}` }));
+      }
+      if (stacked) {
+        g.setAttribute("data-stacked", "true");
+        g.append(svg("title", {}, t("game.stacked")));
       }
       if (count > 5) {
         const cy = up ? top + 22 + 4 * 30 : bottom - 22 - 4 * 30;
@@ -409,6 +421,14 @@ function tablesPointer(key, isDown) {
   }
   const me = S.now.turn.seat;
   const map = viewAt(shownIndex()).map;
+  // Laying down a stacked pair: one click on its point.
+  const down = isDown && opts.find((o) => o.from === o.to && pointKey(me, map, o.from) === key);
+  if (down) {
+    S.path.push(down);
+    S.sel = null;
+    if (down.play !== null) return sendMove(down.play);
+    return render();
+  }
   if (S.sel && key !== S.sel) {
     const n = opts.find((o) => pointKey(me, map, o.from) === S.sel && pointKey(me, map, o.to) === key);
     if (n) {
@@ -602,7 +622,11 @@ function renderPlayers(view) {
     table.append(row);
   });
   box.append(table);
-  if (view.board === "track") box.append(el("p", { class: "hint" }, t("game.track_hint", { first: seatName(0), second: seatName(1) })));
+  if (view.board === "track") {
+    // Games whose checkers never move along the board (Doblet) get their own hint.
+    const offOnly = (S.meta.options || []).some((o) => o.name === "moves" && o.value === "bear-off-only");
+    box.append(el("p", { class: "hint" }, offOnly ? t("game.off_only_hint") : t("game.track_hint", { first: seatName(0), second: seatName(1) })));
+  }
 }
 
 function entryText(e, i) {

@@ -38,7 +38,9 @@ class Game:
       seat 0's checker count on board points 1..points (seat 0's numbering), the same for
       seat 1, the bar (seat 0, seat 1), borne off (seat 0, seat 1), the dice to play as one
       one-hot block of ``sides`` per die (largest first; zeros when no seat is to move),
-      and the seat to move, one-hot. Fallas: 24 + 24 + 2 + 2 + 18 + 2 = 72.
+      and the seat to move, one-hot. Fallas: 24 + 24 + 2 + 2 + 18 + 2 = 72. In games
+      that begin with pairs stacked (Doblet), ``points`` more: 1 on each board point whose
+      pair is still stacked (Doblet: 96).
 
     The tensor is the same for every player (perfect information).
     """

@@ -323,7 +323,11 @@ fn draw_track(view: &TrackView, seats: &[String], color: bool) -> String {
             Some([seat, n]) => paint(
                 color,
                 if seat == 0 { "1;97" } else { "1;31" },
-                &format!("{n:>3}{}", initial(usize::from(seat))),
+                &if view.stacked.contains(&(p as u8)) {
+                    format!("{n:>2}{}^", initial(usize::from(seat)))
+                } else {
+                    format!("{n:>3}{}", initial(usize::from(seat)))
+                },
             ),
         }
     };
@@ -355,6 +359,12 @@ fn draw_track(view: &TrackView, seats: &[String], color: bool) -> String {
         );
     }
     let _ = writeln!(out, "(points numbered from {}'s side)", seats[0]);
+    if !view.stacked.is_empty() {
+        let _ = writeln!(
+            out,
+            "(^: a pair still stacked; a die of its point lays it down, `3/down`)"
+        );
+    }
     if let (Some(s), "move") = (view.seat, view.phase.as_str()) {
         let dice: Vec<String> = view.dice.iter().map(ToString::to_string).collect();
         let _ = writeln!(out, "{} to play {}", seats[usize::from(s)], dice.join("-"));
