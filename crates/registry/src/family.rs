@@ -212,7 +212,8 @@ pub struct RollPlays {
     pub total: u32,
     /// One play per resulting position, in standard notation.
     pub plays: Vec<String>,
-    /// Whether the dice cannot all be played (under the falla rule, the player loses).
+    /// Whether the roll is a falla: the dice cannot all be played, and the ruleset's falla
+    /// rule makes the player lose (without that rule a roll played in part is no falla).
     pub falla: bool,
 }
 

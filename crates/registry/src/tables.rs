@@ -117,7 +117,7 @@ impl FamilyGame for TablesGame {
                     weight: roll.map_or(0, |r| r.weight),
                     total: roll.map_or(0, |r| r.total),
                     plays: found.plays.iter().map(ToString::to_string).collect(),
-                    falla: found.falla,
+                    falla: found.falla && rules.falla(),
                 }])
             }
             None => rules
@@ -130,7 +130,7 @@ impl FamilyGame for TablesGame {
                         weight: r.weight,
                         total: r.total,
                         plays: found.plays.iter().map(ToString::to_string).collect(),
-                        falla: found.falla,
+                        falla: found.falla && rules.falla(),
                     })
                 })
                 .collect(),
@@ -234,6 +234,19 @@ mod tests {
         let chess = crate::load("forcado", &[]).unwrap();
         assert_eq!(chess.dice(), None);
         assert_eq!(chess.max_chance_outcomes(), 0);
+    }
+
+    #[test]
+    fn a_roll_played_in_part_is_no_falla_without_the_falla_rule() {
+        // Doblet from the start: of 6-6-6 only one 6 lays down a pair (the one on point 6);
+        // the other two cannot be played, which loses under the falla rule, and Doblet has
+        // none: the roll is one play, no falla.
+        let rules = crate::load("doblet", &[]).unwrap();
+        let game = rules.new_game(0);
+        let found = game.roll_plays(Some("6-6-6")).unwrap();
+        assert_eq!(found[0].plays, ["6/down"]);
+        assert!(!found[0].falla);
+        assert!(game.roll_plays(None).unwrap().iter().all(|r| !r.falla));
     }
 
     #[test]
