@@ -178,6 +178,7 @@ fn hit_mark(to: usize, hit: bool) -> u128 {
 }
 
 impl Mover {
+    #[inline]
     pub fn new(rules: &TablesRules, board: &Board, seat: usize) -> Mover {
         let me = *board.counts(seat);
         let other = *board.counts(1 - seat);
@@ -624,6 +625,7 @@ impl Mover {
     }
 
     /// [`Mover::search`] from step `depth` on, with no step before it to order against.
+    #[inline(always)]
     fn search_from<S: Sink>(
         &mut self,
         dice: &[u8],
@@ -643,6 +645,8 @@ impl Mover {
     /// The search while pairs are stacked: each distinct die whose point holds a stacked
     /// pair lays it down, in every order (at most six); once the last pair is down the dice
     /// left play as usual ([`Mover::search`], its ordering starting afresh).
+    #[cold]
+    #[inline(never)]
     fn search_stacked<S: Sink>(
         &mut self,
         dice: &[u8],
