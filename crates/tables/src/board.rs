@@ -5,6 +5,11 @@ use crate::notation::{BAR, OFF};
 use crate::rules::MAX_CHECKERS;
 use std::fmt;
 
+/// The own points 1–24 of a mask of points (bit `p` for point `p`), lowest first.
+pub(crate) fn points_in(mask: u32) -> impl Iterator<Item = u8> {
+    (1..25u8).filter(move |p| mask >> p & 1 == 1)
+}
+
 /// What is wrong with a gnubg Position ID.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IdError {

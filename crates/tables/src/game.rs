@@ -10,7 +10,7 @@
 //! Whether a roll is a falla is worked out when first asked (the phase, the turn, the legal
 //! moves): listing the plays answers it, so the plays are not searched twice.
 
-use crate::board::{Board, IdError};
+use crate::board::{points_in, Board, IdError};
 use crate::dice::{Dice, DiceError, DiceStream, TablesChance};
 use crate::movegen::{can_play_all, generate_plays, Mover, PlayList};
 use crate::notation::{Play, BAR, OFF};
@@ -124,10 +124,8 @@ fn board_hash(board: &Board) -> u64 {
         for p in 1..=BAR {
             h ^= CHECKER_KEYS[s][usize::from(p)][usize::from(board.count(s, p))];
         }
-        for p in 1..BAR {
-            if board.stacked(s) >> p & 1 == 1 {
-                h ^= STACK_KEYS[s][usize::from(p)];
-            }
+        for p in points_in(board.stacked(s)) {
+            h ^= STACK_KEYS[s][usize::from(p)];
         }
     }
     h
@@ -137,10 +135,7 @@ fn board_hash(board: &Board) -> u64 {
 /// stacked, the first seat's then the second's, `-` for none (`stacked=1,2,3,5/-`).
 fn write_stacked(board: &Board) -> String {
     let seat = |s: usize| {
-        let points: Vec<String> = (1..BAR)
-            .filter(|p| board.stacked(s) >> p & 1 == 1)
-            .map(|p| p.to_string())
-            .collect();
+        let points: Vec<String> = points_in(board.stacked(s)).map(|p| p.to_string()).collect();
         if points.is_empty() {
             "-".to_string()
         } else {
@@ -494,12 +489,10 @@ impl TablesGame {
         self.board.counts_mut(seat)[usize::from(point)] = count;
     }
 }
+
 /// The points of a mask, `1, 2, 3` (`none` when empty).
 fn points_text(mask: u32) -> String {
-    let points: Vec<String> = (1..25u8)
-        .filter(|p| mask >> p & 1 == 1)
-        .map(|p| p.to_string())
-        .collect();
+    let points: Vec<String> = points_in(mask).map(|p| p.to_string()).collect();
     if points.is_empty() {
         "none".into()
     } else {
@@ -527,7 +520,7 @@ fn check_parts(
     }
     for s in 0..2 {
         let allowed = rules.start.stacked(s);
-        for p in (1..25u8).filter(|p| board.stacked(s) >> p & 1 == 1) {
+        for p in points_in(board.stacked(s)) {
             if allowed >> p & 1 == 0 {
                 return Err(format!(
                     "{}'s point {p} cannot hold a stacked pair: the ruleset stacks pairs only on points {}",

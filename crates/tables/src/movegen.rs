@@ -1,7 +1,7 @@
 //! Move generation: the single-die steps of the player on roll, the distinct full-turn plays
 //! (one per resulting position, as gnubg counts them), and falla detection.
 
-use crate::board::Board;
+use crate::board::{points_in, Board};
 use crate::dice::{Dice, MAX_DICE};
 use crate::notation::{Play, Step, BAR, OFF};
 use crate::rules::{BearOff, TablesRules};
@@ -40,7 +40,7 @@ pub enum Illegal {
     /// pair on its own point, and nothing else moves until every pair is down.
     Stacked { from: u8, die: u8, pairs: u32 },
     /// Checkers never move along the board under `moves = bear-off-only`.
-    OffOnly { from: u8, die: u8 },
+    OffOnly { from: u8, to: u8 },
 }
 
 impl fmt::Display for Illegal {
@@ -66,10 +66,7 @@ impl fmt::Display for Illegal {
                 "the pair on point {from} is still stacked: a {from} lays it down (`{from}/down`), and a {die} only the pair on point {die}"
             ),
             Illegal::Stacked { pairs, .. } => {
-                let points: Vec<String> = (1..25u8)
-                    .filter(|p| pairs >> p & 1 == 1)
-                    .map(|p| p.to_string())
-                    .collect();
+                let points: Vec<String> = points_in(pairs).map(|p| p.to_string()).collect();
                 write!(
                     f,
                     "nothing moves until your stacked pairs are laid down, and pairs are still stacked on point{} {}",
@@ -77,10 +74,10 @@ impl fmt::Display for Illegal {
                     points.join(", ")
                 )
             }
-            Illegal::OffOnly { from, die } => write!(
+            Illegal::OffOnly { from, to } => write!(
                 f,
-                "checkers never move along the board in this game, only off it: a {die} cannot take a checker from point {from} to point {}",
-                from - die
+                "checkers never move along the board in this game, only off it: {}/{to} is no move",
+                if from == BAR { "bar".to_string() } else { from.to_string() }
             ),
         }
     }
@@ -315,7 +312,10 @@ impl Mover {
         }
         match self.target(from, die) {
             Some(to) => Ok(to),
-            None if self.off_only && self.base(from) > die => Err(Illegal::OffOnly { from, die }),
+            None if self.off_only && self.base(from) > die => Err(Illegal::OffOnly {
+                from,
+                to: self.base(from) - die,
+            }),
             None if self.base(from) > die => Err(Illegal::Closed {
                 to: self.base(from) - die,
                 count: self.other[usize::from(self.cross[usize::from(self.base(from) - die)])],

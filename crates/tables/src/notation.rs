@@ -192,10 +192,7 @@ impl FromStr for Play {
                 },
                 None => (*token, 1),
             };
-            if let Some(point) = body
-                .strip_suffix("/down")
-                .or_else(|| body.strip_suffix("/DOWN"))
-            {
+            if let Some(point) = body.to_ascii_lowercase().strip_suffix("/down") {
                 let step = point
                     .parse::<u8>()
                     .ok()
@@ -281,7 +278,7 @@ mod tests {
         assert_eq!(play("bar/22 6/off").to_string(), "bar/22 6/off");
         assert_eq!(Play::default().to_string(), "pass");
         assert_eq!(play("pass"), Play::default());
-        let down = play("3/down 5/down");
+        let down = play("3/down 5/Down");
         assert_eq!(down.to_string(), "3/down 5/down");
         assert!(down.steps().all(Step::is_lay_down));
         assert_eq!(down.steps().next(), Step::lay_down(3));
