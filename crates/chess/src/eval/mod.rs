@@ -561,13 +561,16 @@ struct SeatSums {
     mobility: i32,
 }
 
-/// Material, piece-square terms and mobility of seat `s`.
+/// Material, piece-square terms and mobility of seat `s`. Mobility counts the squares a
+/// piece reaches outside `pawn_guarded` (the squares enemy pawns guard: a piece going
+/// there is lost for a pawn).
 fn seat_sums<B: Width>(
     t: &Tables,
     r: &ChessRules,
     pos: &Pos<B>,
     s: u8,
     enemy_pawns: Bitboard<B>,
+    pawn_guarded: Bitboard<B>,
 ) -> SeatSums {
     let mut out = SeatSums::default();
     let own = pos.seat_bb[s as usize];
@@ -617,7 +620,8 @@ fn seat_sums<B: Width>(
                 }
                 _ => {
                     let cap = capt & !forbidden(r, pos, ty);
-                    let mut m = reach(r, pos, s, ty as u8, sq, empty, cap).count() as i32;
+                    let mut m =
+                        (reach(r, pos, s, ty as u8, sq, empty, cap) & !pawn_guarded).count() as i32;
                     // The fers' leap (a first-move right): more squares while it lasts.
                     if r.extra_types >> ty & 1 != 0 && pos.unmoved.contains(sq) {
                         m += extras_open(r, pos, s, ty as u8, sq, empty);
@@ -701,14 +705,14 @@ fn mop_up<B: Width>(r: &ChessRules, pos: &Pos<B>, strong: u8, weak: u8) -> i32 {
 /// The two-seat evaluation from the first seat's side.
 fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let pawns = pos.seats_pawns(t);
-    let w = seat_sums(t, r, pos, 0, pawns[1]);
-    let b = seat_sums(t, r, pos, 1, pawns[0]);
+    let (wp_mg, wp_eg, w_guard) = pawn_structure(t, r, pos, 0, pawns[0]);
+    let (bp_mg, bp_eg, b_guard) = pawn_structure(t, r, pos, 1, pawns[1]);
+    let w = seat_sums(t, r, pos, 0, pawns[1], b_guard);
+    let b = seat_sums(t, r, pos, 1, pawns[0], w_guard);
     let ph = phase(t, w.nonpawn + b.nonpawn);
     let mut v = w.mobility - b.mobility;
     let mut mg = w.mg - b.mg + w.material_mg - b.material_mg;
     let mut eg = w.eg - b.eg + w.material - b.material;
-    let (wp_mg, wp_eg, w_guard) = pawn_structure(t, r, pos, 0, pawns[0]);
-    let (bp_mg, bp_eg, b_guard) = pawn_structure(t, r, pos, 1, pawns[1]);
     let (wt_mg, wt_eg) = threats(&t.w, r, pos, 0, pawns[0], b_guard);
     let (bt_mg, bt_eg) = threats(&t.w, r, pos, 1, pawns[1], w_guard);
     let all_pawns = pawns[0] | pawns[1];
@@ -794,7 +798,7 @@ fn eval_many<B: Width>(
         if pos.is_active(s) {
             let enemy_pawns =
                 all_pawns & seats_bb(pos, pos.attacker_seats(r, s) | pos.target_seats(r, s));
-            sums[s as usize] = seat_sums(t, r, pos, s, enemy_pawns);
+            sums[s as usize] = seat_sums(t, r, pos, s, enemy_pawns, Bitboard::EMPTY);
             nonpawn_total += sums[s as usize].nonpawn;
         }
     }
