@@ -50,7 +50,8 @@ weights! {
     knight_eg = 380,
     rook_mg = 650,
     rook_eg = 580,
-    /// Mobility, per square a piece reaches (pseudo-legally), both halves.
+    /// Mobility, per square a piece reaches (pseudo-legally) that no enemy pawn guards, both
+    /// halves.
     fers_mobility = 5,
     fil_mobility = 4,
     knight_mobility = 12,
