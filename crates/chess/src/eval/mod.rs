@@ -1,9 +1,9 @@
 //! The game knowledge the search uses ([`libro_core::Heuristic`]) for every chess-family
 //! ruleset: medieval piece values (middlegame and endgame), piece-square terms read off each
 //! piece's own move tables, mobility over the squares enemy pawns do not guard (the fers'
-//! leap and the pawns' double step included),
-//! pawn structure, threats, rooks on open lines, bare-king and mop-up endings, Forçado's forced captures, and for four seats the right-hand neighbour, the
-//! seat that can capture us and the stakes.
+//! leap and the pawns' double step included), pawn structure, threats, rooks on open lines,
+//! bare-king and mop-up endings, Forçado's forced captures, and for four seats the
+//! right-hand neighbour, the seat that can capture us and the stakes.
 //!
 //! Everything that depends only on the ruleset is built once per thread and ruleset
 //! ([`Tables`]); evaluating a position reads bitboards and those tables, never allocating.
