@@ -473,10 +473,7 @@ impl Mover {
             }
             let mut froms = self.froms::<ENTRY>(die, prev);
             moved |= froms != 0;
-            let mut rest = [0u8; MAX_DICE];
-            for (k, slot) in rest.iter_mut().enumerate() {
-                *slot = dice.get(k + usize::from(k >= i)).copied().unwrap_or(0);
-            }
+            let rest = without(dice, i);
             let rest = &rest[..dice.len() - 1];
             while froms != 0 {
                 let (from, to, hit) = self.take_step::<ENTRY>(&mut froms, die, depth, steps);
@@ -666,10 +663,7 @@ impl Mover {
                 continue;
             }
             moved = true;
-            let mut rest = [0u8; MAX_DICE];
-            for (k, slot) in rest.iter_mut().enumerate() {
-                *slot = dice.get(k + usize::from(k >= i)).copied().unwrap_or(0);
-            }
+            let rest = without(dice, i);
             self.lay_down(die);
             steps[depth] = Step::raw(die, die, false);
             let stop = self.search_stacked(&rest[..dice.len() - 1], depth + 1, steps, sink);
@@ -791,6 +785,16 @@ impl Mover {
         }
         None
     }
+}
+
+/// `dice` without the one at `i`, in a fixed buffer (the first `dice.len() - 1` are used).
+#[inline(always)]
+fn without(dice: &[u8], i: usize) -> [u8; MAX_DICE] {
+    let mut rest = [0u8; MAX_DICE];
+    for (k, slot) in rest.iter_mut().enumerate() {
+        *slot = dice.get(k + usize::from(k >= i)).copied().unwrap_or(0);
+    }
+    rest
 }
 
 /// The distinct orders of up to three dice.

@@ -87,9 +87,11 @@ struct Resolver<'a> {
 }
 
 impl Resolver<'_> {
-    fn fail(&mut self, progress: (usize, usize, u8), err: MoveError) {
+    /// Keeps why written step `w` is illegal, if this attempt got furthest so far.
+    fn fail(&mut self, progress: (usize, usize, u8), w: Step, reason: String) {
         if self.best.as_ref().is_none_or(|(p, _)| progress > *p) {
-            self.best = Some((progress, err));
+            let step = w.to_string();
+            self.best = Some((progress, MoveError::Illegal { step, reason }));
         }
     }
 
@@ -106,13 +108,7 @@ impl Resolver<'_> {
         };
         if m.all_off() {
             let reason = "every checker is already borne off, and the game is won".into();
-            return self.fail(
-                (idx, 0, 2),
-                MoveError::Illegal {
-                    step: w.to_string(),
-                    reason,
-                },
-            );
+            return self.fail((idx, 0, 2), w, reason);
         }
         self.chain(m, left, w, w.from(), idx, 0);
     }
@@ -129,13 +125,7 @@ impl Resolver<'_> {
     ) {
         if left.is_empty() {
             let reason = "the dice are used up".into();
-            return self.fail(
-                (idx, depth, 1),
-                MoveError::Illegal {
-                    step: w.to_string(),
-                    reason,
-                },
-            );
+            return self.fail((idx, depth, 1), w, reason);
         }
         for i in 0..left.len() {
             let die = left[i];
@@ -163,13 +153,7 @@ impl Resolver<'_> {
                     } else {
                         format!("with the {die}: {why}")
                     };
-                    self.fail(
-                        (idx, depth, 1),
-                        MoveError::Illegal {
-                            step: w.to_string(),
-                            reason,
-                        },
-                    );
+                    self.fail((idx, depth, 1), w, reason);
                     continue;
                 }
             };
@@ -179,26 +163,14 @@ impl Resolver<'_> {
                 } else {
                     format!("your pair on point {from} is still stacked, and a {die} lays it down (`{from}/down`)")
                 };
-                self.fail(
-                    (idx, depth, 1),
-                    MoveError::Illegal {
-                        step: w.to_string(),
-                        reason,
-                    },
-                );
+                self.fail((idx, depth, 1), w, reason);
                 continue;
             }
             if reaches_end && w.hit() && !m.would_hit(land) {
                 let reason = format!(
                     "it marks a hit, but there is no lone opposing checker on point {land}"
                 );
-                self.fail(
-                    (idx, depth + 1, 1),
-                    MoveError::Illegal {
-                        step: w.to_string(),
-                        reason,
-                    },
-                );
+                self.fail((idx, depth + 1, 1), w, reason);
                 continue;
             }
             let hit = m.apply_step(from, land);
@@ -221,13 +193,7 @@ impl Resolver<'_> {
                 point(w.from()),
                 point(w.to())
             );
-            self.fail(
-                (idx, 0, 0),
-                MoveError::Illegal {
-                    step: w.to_string(),
-                    reason,
-                },
-            );
+            self.fail((idx, 0, 0), w, reason);
         }
     }
 }

@@ -3,6 +3,9 @@
 //! the notation and position strings of stacked pairs, and every play cross-checked against
 //! a plain enumerator written here from the rules (sharing no code with the move generator).
 
+mod common;
+
+use common::{shipped_text, shipped_with};
 use libro_core::conformance::{random_playouts, PlayoutConfig};
 use libro_core::{Game, Ruleset, Seat, Turn};
 use libro_tables::{Board, Dice, Phase, Play, TablesChance, TablesGame, TablesRules, OFF};
@@ -15,22 +18,11 @@ const WHITE: Seat = Seat(0);
 const BLACK: Seat = Seat(1);
 
 fn text() -> String {
-    std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../rulesets/doblet.toml"
-    ))
-    .expect("rulesets/doblet.toml")
+    shipped_text("doblet")
 }
 
 fn doblet_with(overrides: &[(&str, &str)]) -> Arc<TablesRules> {
-    let o: Vec<(String, String)> = overrides
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    Arc::new(
-        TablesRules::from_toml(&text(), "rulesets/doblet.toml", &o)
-            .unwrap_or_else(|e| panic!("{e}")),
-    )
+    shipped_with("doblet", overrides)
 }
 
 fn doblet() -> Arc<TablesRules> {
@@ -269,18 +261,7 @@ fn positions_with_impossible_stacks_are_refused() {
         .to_string();
     assert!(e.contains("two of its checkers, not 3"), "{e}");
     // Fallas stacks nothing, so its positions have no such field.
-    let fallas = Arc::new(
-        TablesRules::from_toml(
-            &std::fs::read_to_string(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../rulesets/fallas.toml"
-            ))
-            .unwrap(),
-            "fallas.toml",
-            &[],
-        )
-        .unwrap(),
-    );
+    let fallas = shipped_with("fallas", &[]);
     let e = fallas
         .parse_position("4P8DADDg/wMAMA:stacked=1/-:white:roll")
         .unwrap_err()

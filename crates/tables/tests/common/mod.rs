@@ -11,25 +11,32 @@ use std::sync::Arc;
 pub const WHITE: Seat = Seat(0);
 pub const BLACK: Seat = Seat(1);
 
-/// The shipped `rulesets/fallas.toml`.
-pub fn fallas_text() -> String {
-    std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../rulesets/fallas.toml"
-    ))
-    .expect("rulesets/fallas.toml")
+/// The text of the shipped `rulesets/NAME.toml`.
+pub fn shipped_text(name: &str) -> String {
+    let path = format!("{}/../../rulesets/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// Fallas with option overrides.
-pub fn fallas_with(overrides: &[(&str, &str)]) -> Arc<TablesRules> {
+/// The shipped `rulesets/fallas.toml`.
+pub fn fallas_text() -> String {
+    shipped_text("fallas")
+}
+
+/// A shipped ruleset with option overrides.
+pub fn shipped_with(name: &str, overrides: &[(&str, &str)]) -> Arc<TablesRules> {
     let o: Vec<(String, String)> = overrides
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
+    let origin = format!("rulesets/{name}.toml");
     Arc::new(
-        TablesRules::from_toml(&fallas_text(), "rulesets/fallas.toml", &o)
-            .expect("fallas.toml loads"),
+        TablesRules::from_toml(&shipped_text(name), &origin, &o).unwrap_or_else(|e| panic!("{e}")),
     )
+}
+
+/// Fallas with option overrides.
+pub fn fallas_with(overrides: &[(&str, &str)]) -> Arc<TablesRules> {
+    shipped_with("fallas", overrides)
 }
 
 pub fn fallas() -> Arc<TablesRules> {
