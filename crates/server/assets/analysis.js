@@ -185,14 +185,6 @@ function chessClick(sq) {
   render();
 }
 
-const NS = "http://www.w3.org/2000/svg";
-function svg(tag, attrs, ...kids) {
-  const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  for (const k of kids) e.append(k);
-  return e;
-}
-
 /// A tables board: points 1-6 bottom right round to 19-24 top right (the first seat's
 /// numbering), the bar, the borne-off trays and the dice.
 function renderTables(v) {
@@ -214,24 +206,7 @@ function renderTables(v) {
     g.append(svg("polygon", { points: `${x + 2},${y0} ${x + PW - 2},${y0} ${x + PW / 2},${y1}`, class: "tri" }));
     g.append(svg("text", { x: x + PW / 2, y: up ? 12 : H - 5, class: "num" }, String(p)));
     const occ = v.points[p - 1];
-    if (occ) {
-      const [seat, count] = occ;
-      // A stacked pair is drawn one checker on the other, nearly covering it.
-      const stacked = (v.stacked || []).includes(p);
-      const gap = stacked ? 7 : 30;
-      for (let i = 0; i < Math.min(count, 5); i++) {
-        const cy = up ? top + 22 + i * gap : bottom - 22 - i * gap;
-        g.append(svg("circle", { cx: x + PW / 2, cy, r: 21, class: `checker ${seatColour(seatKey(seat))}${stacked ? " stacked" : ""}` }));
-      }
-      if (stacked) {
-        g.setAttribute("data-stacked", "true");
-        g.append(svg("title", {}, t("game.stacked")));
-      }
-      if (count > 5) {
-        const cy = up ? top + 22 + 4 * 30 : bottom - 22 - 4 * 30;
-        g.append(svg("text", { x: x + PW / 2, y: cy + 6, class: `count ${seatColour(seatKey(seat))}` }, String(count)));
-      }
-    }
+    if (occ) drawCheckers(g, occ, (v.stacked || []).includes(p), { x, up, top, bottom, PW }, (s) => seatColour(seatKey(s)));
     root.append(g);
   }
   const barX = 20 + 6 * PW;
@@ -253,14 +228,7 @@ function renderTables(v) {
     offG.append(svg("text", { x: 687, y: low ? H / 2 + 30 : H / 2 - 20, class: "label" }, `${seatName(seat)}: ${v.off[seat]}`));
   });
   root.append(offG);
-  (v.dice || []).forEach((d, i) => {
-    const x = 390 + i * 56, y = H / 2 - 22;
-    const g = svg("g", { class: `die ${seatColour(seatKey(v.seat ?? 0))}`, "data-die": d });
-    g.append(svg("rect", { x, y, width: 44, height: 44, rx: 7 }));
-    const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] }[d] || [];
-    for (const [px, py] of pips) g.append(svg("circle", { cx: x + px * 11, cy: y + py * 11, r: 4.2, class: "pip" }));
-    root.append(g);
-  });
+  (v.dice || []).forEach((d, i) => root.append(drawDie(d, i, H, `die ${seatColour(seatKey(v.seat ?? 0))}`)));
   board.append(root);
 }
 

@@ -1,4 +1,4 @@
-// Helpers shared by the lobby and the game page.
+// Helpers shared by the pages.
 "use strict";
 
 function esc(s) {
@@ -102,4 +102,44 @@ async function showRules(name) {
       : el("p", {}, t("rules.no_seed")),
   );
   dlg.showModal();
+}
+
+// ---------- tables boards, shared by the game and analysis pages ----------
+
+const NS = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, ...kids) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  for (const k of kids) e.append(k);
+  return e;
+}
+
+/// Draws a point's checkers into its group `g`: up to five, then the count. `occ` is the
+/// view's `[seat, count]`; `colour` names a seat's colour class. A stacked pair is drawn
+/// one checker on the other, nearly covering it.
+function drawCheckers(g, occ, stacked, { x, up, top, bottom, PW }, colour) {
+  const [seat, count] = occ;
+  const gap = stacked ? 7 : 30;
+  for (let i = 0; i < Math.min(count, 5); i++) {
+    const cy = up ? top + 22 + i * gap : bottom - 22 - i * gap;
+    g.append(svg("circle", { cx: x + PW / 2, cy, r: 21, class: `checker ${colour(seat)}${stacked ? " stacked" : ""}` }));
+  }
+  if (stacked) {
+    g.setAttribute("data-stacked", "true");
+    g.append(svg("title", {}, t("game.stacked")));
+  }
+  if (count > 5) {
+    const cy = up ? top + 22 + 4 * 30 : bottom - 22 - 4 * 30;
+    g.append(svg("text", { x: x + PW / 2, y: cy + 6, class: `count ${colour(seat)}` }, String(count)));
+  }
+}
+
+/// The face of die `d` as the `i`th die on a board of height `H`, in a group of class `cls`.
+function drawDie(d, i, H, cls) {
+  const x = 390 + i * 56, y = H / 2 - 22;
+  const g = svg("g", { class: cls, "data-die": d });
+  g.append(svg("rect", { x, y, width: 44, height: 44, rx: 7 }));
+  const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] }[d] || [];
+  for (const [px, py] of pips) g.append(svg("circle", { cx: x + px * 11, cy: y + py * 11, r: 4.2, class: "pip" }));
+  return g;
 }

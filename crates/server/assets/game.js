@@ -274,14 +274,6 @@ function pointKey(seat, map, own) {
   return String(map[seat][own]);
 }
 
-const NS = "http://www.w3.org/2000/svg";
-function svg(tag, attrs, ...kids) {
-  const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  for (const k of kids) e.append(k);
-  return e;
-}
-
 /// The board points (and "bar", "off") the last move shown left and reached: tables steps
 /// `24/21 21/15 6/5*` are in the mover's own numbering, mapped by the view.
 function lastTablesMove(idx) {
@@ -346,25 +338,7 @@ function renderTables(view) {
     g.append(svg("polygon", { points: `${x + 2},${y0} ${x + PW - 2},${y0} ${x + PW / 2},${y1}`, class: "tri" }));
     g.append(svg("text", { x: x + PW / 2, y: up ? 12 : H - 5, class: "num" }, String(label(p))));
     const occ = v.points[p - 1];
-    if (occ) {
-      const [seat, count] = occ;
-      const shown = Math.min(count, 5);
-      // A stacked pair is drawn one checker on the other, nearly covering it.
-      const stacked = (v.stacked || []).includes(p);
-      const gap = stacked ? 7 : 30;
-      for (let i = 0; i < shown; i++) {
-        const cy = up ? top + 22 + i * gap : bottom - 22 - i * gap;
-        g.append(svg("circle", { cx: x + PW / 2, cy, r: 21, class: `checker ${seatColour(seatKey(seat))}${stacked ? " stacked" : ""}` }));
-      }
-      if (stacked) {
-        g.setAttribute("data-stacked", "true");
-        g.append(svg("title", {}, t("game.stacked")));
-      }
-      if (count > 5) {
-        const cy = up ? top + 22 + 4 * 30 : bottom - 22 - 4 * 30;
-        g.append(svg("text", { x: x + PW / 2, y: cy + 6, class: `count ${seatColour(seatKey(seat))}` }, String(count)));
-      }
-    }
+    if (occ) drawCheckers(g, occ, (v.stacked || []).includes(p), { x, up, top, bottom, PW }, (s) => seatColour(seatKey(s)));
     root.append(g);
   }
   // The bar, between the two halves.
@@ -400,12 +374,7 @@ function renderTables(view) {
     const k = used.indexOf(d);
     const isUsed = k >= 0;
     if (isUsed) used.splice(k, 1);
-    const x = 390 + i * 56, y = H / 2 - 22;
-    const g = svg("g", { class: `die ${isUsed ? "used" : ""} ${seatColour(seatKey(v.seat ?? 0))}`, "data-die": d });
-    g.append(svg("rect", { x, y, width: 44, height: 44, rx: 7 }));
-    const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] }[d] || [];
-    for (const [px, py] of pips) g.append(svg("circle", { cx: x + px * 11, cy: y + py * 11, r: 4.2, class: "pip" }));
-    root.append(g);
+    root.append(drawDie(d, i, H, `die ${isUsed ? "used" : ""} ${seatColour(seatKey(v.seat ?? 0))}`));
   });
   if (v.phase === "roll-off") root.append(svg("text", { x: 470, y: H / 2 + 5, class: "label" }, "roll-off"));
   board.append(root);
