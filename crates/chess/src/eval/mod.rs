@@ -80,6 +80,9 @@ struct Tables {
     line_mask: Vec<W256>,
     beside_mask: Vec<W256>,
     to_go: Box<[[[u8; 256]; MAX_TYPES]; MAX_SEATS]>,
+    /// `[square][d - 1]`: the squares within `d` king steps of it (d = 1, 2, 3), for how
+    /// close the enemy stands to a king.
+    near_mask: Vec<[W256; 3]>,
     pawns: u8,
     /// Non-pawn, non-king material of all seats at the start: the phase's scale.
     start_material: i32,
@@ -200,6 +203,22 @@ impl Tables {
         let mut line_mask = vec![W256::ZERO; MAX_SEATS * 256];
         let mut beside_mask = vec![W256::ZERO; MAX_SEATS * 256];
         let mut to_go = Box::new([[[0u8; 256]; MAX_TYPES]; MAX_SEATS]);
+        let near_mask = (0..256)
+            .map(|i| {
+                let mut rings = [W256::ZERO; 3];
+                if i < board.squares() {
+                    for j in 0..board.squares() {
+                        let d = chebyshev(board, Square(i as u8), Square(j as u8));
+                        for (k, ring) in rings.iter_mut().enumerate() {
+                            if d <= k as i32 + 1 {
+                                *ring |= W256::bit(j as u8);
+                            }
+                        }
+                    }
+                }
+                rings
+            })
+            .collect();
         let start = B::of(&r.start);
         for s in 0..n {
             let seat = &r.seats[s];
@@ -277,6 +296,7 @@ impl Tables {
             line_mask,
             beside_mask,
             to_go,
+            near_mask,
             pawns,
             start_material: start_material.max(1),
             start_pieces: start_pieces.max(1),
@@ -675,7 +695,7 @@ fn phase(t: &Tables, nonpawn_total: i32) -> i32 {
 
 /// King safety in the middlegame: own pieces beside the king, and enemy pieces close by.
 fn king_safety<B: Width>(
-    w: &Weights,
+    t: &Tables,
     r: &ChessRules,
     pos: &Pos<B>,
     s: u8,
@@ -687,11 +707,13 @@ fn king_safety<B: Width>(
     };
     let zone = r.table::<B>(s, k).quiet[ksq.index()] | r.table::<B>(s, k).capture[ksq.index()];
     let shield = (zone & pos.seat_bb[s as usize]).count() as i32;
-    let mut near = 0;
-    for e in enemies & !pos.type_bb[k as usize] {
-        near += (4 - chebyshev(r.board, e, ksq)).max(0);
-    }
-    w.king_shield * shield + w.king_danger * near
+    // An enemy piece d steps away counts 4 - d (up to three steps): once per ring it is in.
+    let enemies = enemies & !pos.type_bb[k as usize];
+    let near: i32 = t.near_mask[ksq.index()]
+        .iter()
+        .map(|&ring| (enemies & Bitboard(B::from_w256(ring))).count() as i32)
+        .sum();
+    t.w.king_shield * shield + t.w.king_danger * near
 }
 
 /// Pushing a lone (or nearly lone) king to the edge with our own king close: how won
@@ -722,8 +744,7 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     mg += wp_mg - bp_mg + wt_mg - bt_mg + wr_mg - br_mg;
     eg += wp_eg - bp_eg + wt_eg - bt_eg + wr_eg - br_eg;
     if ph > 0 {
-        mg += king_safety(&t.w, r, pos, 0, pos.seat_bb[1])
-            - king_safety(&t.w, r, pos, 1, pos.seat_bb[0]);
+        mg += king_safety(t, r, pos, 0, pos.seat_bb[1]) - king_safety(t, r, pos, 1, pos.seat_bb[0]);
     }
     v += (mg * ph + eg * (256 - ph)) / 256;
 
@@ -813,7 +834,7 @@ fn eval_many<B: Width>(
         let x = sums[s as usize];
         let mut v = x.material + x.mobility / 2 + (x.mg * ph + x.eg * (256 - ph)) / 256;
         if ph > 0 {
-            v += king_safety(&t.w, r, pos, s, seats_bb(pos, pos.attacker_seats(r, s))) * ph / 256;
+            v += king_safety(t, r, pos, s, seats_bb(pos, pos.attacker_seats(r, s))) * ph / 256;
         }
         own[s as usize] = v;
         attacks[s as usize] = attacks_of(r, pos, s);
@@ -1397,6 +1418,22 @@ mod tests {
             assert_eq!(
                 threats(&W, g.rules(), pos, 1, pawns[1], white_guard),
                 (W.hanging_mg, W.hanging_eg)
+            );
+        });
+    }
+
+    #[test]
+    fn king_safety_counts_its_guards_and_the_enemy_by_distance() {
+        let r = load("shatranj");
+        // The black king on e8 with its own pawn on f7 beside it. The white knight on d7 is one
+        // step away (counts 3), the fers on g6 two (2), the rook on b5 three (1), the rook on
+        // a1 farther (0); the white king on e1 is not counted.
+        let g = game(&r, "4k3/3N1p2/6F1/1R6/8/8/8/R3K3 w - - 0 1");
+        let t = tables(g.rules());
+        with_pos!(g.position(), pos => {
+            assert_eq!(
+                king_safety(&t, g.rules(), pos, 1, pos.seat_bb[0]),
+                W.king_shield + 6 * W.king_danger
             );
         });
     }
