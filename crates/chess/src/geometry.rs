@@ -181,6 +181,8 @@ pub trait Bits:
     fn has(self, i: u8) -> bool;
     /// The word holding the low squares of `w` (all of them when it is as wide).
     fn from_w256(w: W256) -> Self;
+    /// The same squares in 256 bits.
+    fn to_w256(self) -> W256;
 }
 
 impl Bits for u64 {
@@ -223,6 +225,10 @@ impl Bits for u64 {
     #[inline(always)]
     fn from_w256(w: W256) -> u64 {
         w.0[0]
+    }
+    #[inline(always)]
+    fn to_w256(self) -> W256 {
+        W256([self, 0, 0, 0])
     }
 }
 
@@ -326,6 +332,10 @@ impl Bits for W256 {
     #[inline(always)]
     fn from_w256(w: W256) -> W256 {
         w
+    }
+    #[inline(always)]
+    fn to_w256(self) -> W256 {
+        self
     }
 }
 

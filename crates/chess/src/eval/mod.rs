@@ -14,7 +14,7 @@ use crate::options::{BareKing, DoubleStep, ForcedCapture, Promotion, Stacking};
 use crate::position::{with_pos, Move, MoveList, Pos, Sink};
 use crate::rules::{ChessRules, PieceKind, Width, MAX_SEATS, MAX_TYPES};
 use libro_core::{Game, Heuristic, Seat};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::{Arc, Weak};
 
@@ -83,10 +83,36 @@ struct Tables {
     /// `[square][d - 1]`: the squares within `d` king steps of it (d = 1, 2, 3), for how
     /// close the enemy stands to a king.
     near_mask: Vec<[W256; 3]>,
+    /// Pawn structure already worked out, by seat and pawns (see [`pawn_structure`]).
+    pawn_cache: Box<[Cell<PawnEntry>]>,
     pawns: u8,
     /// Non-pawn, non-king material of all seats at the start: the phase's scale.
     start_material: i32,
     start_pieces: i32,
+}
+
+/// Entries of the pawn-structure cache (a power of two).
+const PAWN_CACHE: usize = 1 << 12;
+
+/// One seat's pawn structure, kept with the pawns it was worked out from.
+#[derive(Copy, Clone)]
+struct PawnEntry {
+    seat: u8,
+    pawns: W256,
+    mg: i32,
+    eg: i32,
+    guarded: W256,
+}
+
+impl PawnEntry {
+    /// No entry: no seat is numbered 255.
+    const EMPTY: PawnEntry = PawnEntry {
+        seat: u8::MAX,
+        pawns: W256::ZERO,
+        mg: 0,
+        eg: 0,
+        guarded: W256::ZERO,
+    };
 }
 
 thread_local! {
@@ -297,6 +323,9 @@ impl Tables {
             beside_mask,
             to_go,
             near_mask,
+            pawn_cache: (0..PAWN_CACHE)
+                .map(|_| Cell::new(PawnEntry::EMPTY))
+                .collect(),
             pawns,
             start_material: start_material.max(1),
             start_pieces: start_pieces.max(1),
@@ -401,6 +430,40 @@ fn line_masks(b: Board, sq: Square, forward: (i32, i32)) -> (W256, W256) {
 /// Pawn structure of two-seat seat `s` as (middlegame, endgame): isolated, doubled,
 /// guarded and phalanx pawns.
 fn pawn_structure<B: Width>(
+    t: &Tables,
+    r: &ChessRules,
+    pos: &Pos<B>,
+    s: u8,
+    own_pawns: Bitboard<B>,
+) -> (i32, i32, Bitboard<B>) {
+    // With one pawn type, the structure depends only on where the seat's pawns stand: the
+    // cache answers by those squares (compared whole, so never wrongly).
+    if t.pawns.count_ones() != 1 {
+        return pawn_structure_of(t, r, pos, s, own_pawns);
+    }
+    let key = own_pawns.0.to_w256();
+    let mut h = u64::from(s);
+    for w in key.0 {
+        h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+    }
+    let slot = &t.pawn_cache[(h >> (64 - PAWN_CACHE.trailing_zeros())) as usize];
+    let e = slot.get();
+    if e.seat == s && e.pawns == key {
+        return (e.mg, e.eg, Bitboard(B::from_w256(e.guarded)));
+    }
+    let (mg, eg, guarded) = pawn_structure_of(t, r, pos, s, own_pawns);
+    slot.set(PawnEntry {
+        seat: s,
+        pawns: key,
+        mg,
+        eg,
+        guarded: guarded.0.to_w256(),
+    });
+    (mg, eg, guarded)
+}
+
+/// [`pawn_structure`], worked out.
+fn pawn_structure_of<B: Width>(
     t: &Tables,
     r: &ChessRules,
     pos: &Pos<B>,
@@ -1394,6 +1457,36 @@ mod tests {
                 )
             );
         });
+    }
+
+    #[test]
+    fn the_pawn_cache_answers_as_the_structure_worked_out() {
+        use rand::{Rng, SeedableRng};
+        let r = load("shatranj");
+        let mut g = ChessGame::new(&r);
+        let t = tables(g.rules());
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..300 {
+            if g.turn() == libro_core::Turn::Over {
+                g = ChessGame::new(&r);
+            }
+            with_pos!(g.position(), pos => {
+                let pawns = pos.seats_pawns(&t);
+                for s in 0..2u8 {
+                    let worked = pawn_structure_of(&t, g.rules(), pos, s, pawns[s as usize]);
+                    // Asked twice: once filling the cache (or meeting an earlier entry),
+                    // once from it.
+                    for _ in 0..2 {
+                        let cached = pawn_structure(&t, g.rules(), pos, s, pawns[s as usize]);
+                        assert_eq!((cached.0, cached.1, cached.2 .0), (worked.0, worked.1, worked.2 .0));
+                    }
+                }
+            });
+            let mut moves = MoveList::default();
+            g.legal_moves(&mut moves);
+            let mv = moves.as_slice()[rng.gen_range(0..moves.as_slice().len())];
+            g.play(mv);
+        }
     }
 
     #[test]
