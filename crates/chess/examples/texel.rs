@@ -175,14 +175,14 @@ fn read_samples(
 
 /// Mean squared error of the predicted scores, summed on `threads` threads.
 fn error(rules: &Arc<ChessRules>, w: &Weights, k: f64, samples: &[Sample], threads: usize) -> f64 {
-    let eval = Evaluator::new(rules, w);
     let chunk = samples.len().div_ceil(threads.max(1)).max(1);
     let total: f64 = std::thread::scope(|scope| {
         let parts: Vec<_> = samples
             .chunks(chunk)
             .map(|part| {
-                let eval = &eval;
                 scope.spawn(move || {
+                    // One evaluator a thread: its pawn cache is its own.
+                    let eval = Evaluator::new(rules, w);
                     part.iter()
                         .map(|s| {
                             let v = f64::from(eval.first_seat_value(&s.game).unwrap_or(0));

@@ -359,7 +359,8 @@ fn passed(w: &Weights, steps: u8) -> i32 {
 }
 
 /// The two-seat evaluation under chosen weights, for fitting them to game results (the
-/// engine itself plays with [`Weights::DEFAULT`]).
+/// engine itself plays with [`Weights::DEFAULT`]). It keeps a pawn cache, so each thread
+/// wants its own.
 pub struct Evaluator {
     tables: Tables,
 }
