@@ -547,7 +547,7 @@ fn rook_lines<B: Width>(
 /// Seat `s`'s pieces (not pawns or king) under threat, as (middlegame, endgame) penalties:
 /// attacked by a pawn of the other seat, or attacked and undefended.
 fn threats<B: Width>(
-    w: &Weights,
+    t: &Tables,
     r: &ChessRules,
     pos: &Pos<B>,
     s: u8,
@@ -561,7 +561,33 @@ fn threats<B: Width>(
     if pieces.is_empty() {
         return (0, 0);
     }
+    let w = &t.w;
     let by_pawn = (pieces & enemy_pawn_attacks).count() as i32;
+    // What the enemy's minor pieces (fers, fil) and knights attack.
+    let enemy = pos.seat_bb[1 - s as usize];
+    let (mut by_minor, mut by_knight) = (Bitboard::EMPTY, Bitboard::EMPTY);
+    for ty in 0..r.pieces.len() {
+        let into = match t.kind[ty] {
+            Kind::Fers | Kind::Fil => &mut by_minor,
+            Kind::Knight => &mut by_knight,
+            _ => continue,
+        };
+        let tb = r.table::<B>(1 - s, ty as u8);
+        for sq in pos.type_bb[ty] & enemy {
+            *into |= tb.capture[sq.index()];
+        }
+    }
+    let (mut rooks, mut knights) = (Bitboard::EMPTY, Bitboard::EMPTY);
+    for ty in 0..r.pieces.len() {
+        match t.kind[ty] {
+            Kind::Rook => rooks |= pos.type_bb[ty],
+            Kind::Knight => knights |= pos.type_bb[ty],
+            _ => {}
+        }
+    }
+    let lesser =
+        (((rooks & (by_minor | by_knight)) | (knights & by_minor)) & pieces & !enemy_pawn_attacks)
+            .count() as i32;
     let attacked = pieces & attacks_of(r, pos, 1 - s) & !enemy_pawn_attacks;
     let hanging = if attacked.is_empty() {
         0
@@ -569,8 +595,8 @@ fn threats<B: Width>(
         (attacked & !attacks_of(r, pos, s)).count() as i32
     };
     (
-        by_pawn * w.pawn_threat_mg + hanging * w.hanging_mg,
-        by_pawn * w.pawn_threat_eg + hanging * w.hanging_eg,
+        by_pawn * w.pawn_threat_mg + hanging * w.hanging_mg + lesser * w.lesser_threat_mg,
+        by_pawn * w.pawn_threat_eg + hanging * w.hanging_eg + lesser * w.lesser_threat_eg,
     )
 }
 
@@ -800,8 +826,8 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let mut v = w.mobility - b.mobility;
     let mut mg = w.mg - b.mg + w.material_mg - b.material_mg;
     let mut eg = w.eg - b.eg + w.material - b.material;
-    let (wt_mg, wt_eg) = threats(&t.w, r, pos, 0, pawns[0], b_guard);
-    let (bt_mg, bt_eg) = threats(&t.w, r, pos, 1, pawns[1], w_guard);
+    let (wt_mg, wt_eg) = threats(t, r, pos, 0, pawns[0], b_guard);
+    let (bt_mg, bt_eg) = threats(t, r, pos, 1, pawns[1], w_guard);
     let all_pawns = pawns[0] | pawns[1];
     let (wr_mg, wr_eg) = rook_lines(t, r, pos, 0, pawns[0], all_pawns);
     let (br_mg, br_eg) = rook_lines(t, r, pos, 1, pawns[1], all_pawns);
@@ -1503,14 +1529,14 @@ mod tests {
             let (_, _, white_guard) = pawn_structure(&t, g.rules(), pos, 0, pawns[0]);
             let (_, _, black_guard) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
             assert_eq!(
-                threats(&W, g.rules(), pos, 0, pawns[0], black_guard),
+                threats(&t, g.rules(), pos, 0, pawns[0], black_guard),
                 (
                     W.pawn_threat_mg + W.hanging_mg,
                     W.pawn_threat_eg + W.hanging_eg
                 )
             );
             assert_eq!(
-                threats(&W, g.rules(), pos, 1, pawns[1], white_guard),
+                threats(&t, g.rules(), pos, 1, pawns[1], white_guard),
                 (W.hanging_mg, W.hanging_eg)
             );
         });

@@ -102,6 +102,10 @@ weights! {
     pawn_threat_eg = -25,
     hanging_mg = -20,
     hanging_eg = -12,
+    /// A rook attacked by a knight, fers or fil, or a knight attacked by a fers or fil: the
+    /// exchange loses material even where the piece is defended.
+    lesser_threat_mg = -30,
+    lesser_threat_eg = -20,
     /// A rook on a line free of pawns (open), or of its own pawns only (half-open).
     rook_open_mg = 20,
     rook_open_eg = 10,
