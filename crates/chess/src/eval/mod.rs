@@ -545,7 +545,8 @@ fn rook_lines<B: Width>(
 }
 
 /// Seat `s`'s pieces (not pawns or king) under threat, as (middlegame, endgame) penalties:
-/// attacked by a pawn of the other seat, or attacked and undefended.
+/// attacked by a pawn of the other seat, or attacked and undefended. `attacks` is each
+/// seat's [`attacks_of`], computed once for both calls.
 fn threats<B: Width>(
     t: &Tables,
     r: &ChessRules,
@@ -553,6 +554,7 @@ fn threats<B: Width>(
     s: u8,
     own_pawns: Bitboard<B>,
     enemy_pawn_attacks: Bitboard<B>,
+    attacks: [Bitboard<B>; 2],
 ) -> (i32, i32) {
     let mut pieces = pos.seat_bb[s as usize] & !own_pawns;
     if let Some(k) = r.royal {
@@ -588,12 +590,8 @@ fn threats<B: Width>(
     let lesser =
         (((rooks & (by_minor | by_knight)) | (knights & by_minor)) & pieces & !enemy_pawn_attacks)
             .count() as i32;
-    let attacked = pieces & attacks_of(r, pos, 1 - s) & !enemy_pawn_attacks;
-    let hanging = if attacked.is_empty() {
-        0
-    } else {
-        (attacked & !attacks_of(r, pos, s)).count() as i32
-    };
+    let attacked = pieces & attacks[1 - s as usize] & !enemy_pawn_attacks;
+    let hanging = (attacked & !attacks[s as usize]).count() as i32;
     (
         by_pawn * w.pawn_threat_mg + hanging * w.hanging_mg + lesser * w.lesser_threat_mg,
         by_pawn * w.pawn_threat_eg + hanging * w.hanging_eg + lesser * w.lesser_threat_eg,
@@ -826,8 +824,9 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let mut v = w.mobility - b.mobility;
     let mut mg = w.mg - b.mg + w.material_mg - b.material_mg;
     let mut eg = w.eg - b.eg + w.material - b.material;
-    let (wt_mg, wt_eg) = threats(t, r, pos, 0, pawns[0], b_guard);
-    let (bt_mg, bt_eg) = threats(t, r, pos, 1, pawns[1], w_guard);
+    let attacks = [attacks_of(r, pos, 0), attacks_of(r, pos, 1)];
+    let (wt_mg, wt_eg) = threats(t, r, pos, 0, pawns[0], b_guard, attacks);
+    let (bt_mg, bt_eg) = threats(t, r, pos, 1, pawns[1], w_guard, attacks);
     let all_pawns = pawns[0] | pawns[1];
     let (wr_mg, wr_eg) = rook_lines(t, r, pos, 0, pawns[0], all_pawns);
     let (br_mg, br_eg) = rook_lines(t, r, pos, 1, pawns[1], all_pawns);
@@ -1528,16 +1527,41 @@ mod tests {
             let pawns = pos.seats_pawns(&t);
             let (_, _, white_guard) = pawn_structure(&t, g.rules(), pos, 0, pawns[0]);
             let (_, _, black_guard) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
+            let attacks = [attacks_of(g.rules(), pos, 0), attacks_of(g.rules(), pos, 1)];
             assert_eq!(
-                threats(&t, g.rules(), pos, 0, pawns[0], black_guard),
+                threats(&t, g.rules(), pos, 0, pawns[0], black_guard, attacks),
                 (
                     W.pawn_threat_mg + W.hanging_mg,
                     W.pawn_threat_eg + W.hanging_eg
                 )
             );
             assert_eq!(
-                threats(&t, g.rules(), pos, 1, pawns[1], white_guard),
+                threats(&t, g.rules(), pos, 1, pawns[1], white_guard, attacks),
                 (W.hanging_mg, W.hanging_eg)
+            );
+        });
+    }
+
+    #[test]
+    fn a_piece_attacked_by_a_lesser_one_is_threatened_though_defended() {
+        let r = load("shatranj");
+        // The black knight on b3 attacks the white rook on a1, which the king on b1 defends;
+        // the black fers on b5 attacks the white knight on a4, which the rook defends up the
+        // a-file. Neither black piece is attacked, and nothing hangs.
+        let g = game(&r, "7k/8/8/1f6/N7/1n6/8/RK6 w - - 0 1");
+        let t = tables(g.rules());
+        with_pos!(g.position(), pos => {
+            let pawns = pos.seats_pawns(&t);
+            let (_, _, white_guard) = pawn_structure(&t, g.rules(), pos, 0, pawns[0]);
+            let (_, _, black_guard) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
+            let attacks = [attacks_of(g.rules(), pos, 0), attacks_of(g.rules(), pos, 1)];
+            assert_eq!(
+                threats(&t, g.rules(), pos, 0, pawns[0], black_guard, attacks),
+                (2 * W.lesser_threat_mg, 2 * W.lesser_threat_eg)
+            );
+            assert_eq!(
+                threats(&t, g.rules(), pos, 1, pawns[1], white_guard, attacks),
+                (0, 0)
             );
         });
     }
