@@ -96,15 +96,17 @@ weights! {
     phalanx_mg = 4,
     phalanx_eg = 3,
     /// Threats, per piece (not pawn or king): attacked by an enemy pawn, or attacked and
-    /// undefended (hanging). The side to move can answer one threat, rarely two.
-    pawn_threat_mg = -40,
-    pawn_threat_eg = -25,
-    hanging_mg = -20,
-    hanging_eg = -12,
+    /// undefended (hanging). The side to move can answer one threat, rarely two. Scaled
+    /// from Fairy-Stockfish's threat by a safe pawn and hanging piece, as the material is.
+    pawn_threat_mg = -90,
+    pawn_threat_eg = -50,
+    hanging_mg = -37,
+    hanging_eg = -19,
     /// A rook attacked by a knight, fers or fil, or a knight attacked by a fers or fil: the
-    /// exchange loses material even where the piece is defended.
-    lesser_threat_mg = -30,
-    lesser_threat_eg = -20,
+    /// exchange loses material even where the piece is defended (about Fairy-Stockfish's
+    /// threat by a minor piece).
+    lesser_threat_mg = -40,
+    lesser_threat_eg = -40,
     /// A rook on a line free of pawns (open), or of its own pawns only (half-open).
     rook_open_mg = 20,
     rook_open_eg = 10,
