@@ -598,6 +598,43 @@ fn threats<B: Width>(
     )
 }
 
+/// Seat `s`'s pieces (not pawns or king) that an enemy pawn could attack by one safe step,
+/// as (middlegame, endgame) penalties: a step onto an empty square that no pawn of `s`
+/// guards (`own_guard`) and that `s` does not attack unless the enemy guards it too.
+fn push_threats<B: Width>(
+    t: &Tables,
+    r: &ChessRules,
+    pos: &Pos<B>,
+    s: u8,
+    own_guard: Bitboard<B>,
+    attacks: [Bitboard<B>; 2],
+) -> (i32, i32) {
+    let e = 1 - s as usize;
+    let pawns = pawn_bb(t, pos);
+    let mut pieces = pos.seat_bb[s as usize] & !pawns;
+    if let Some(k) = r.royal {
+        pieces &= !pos.type_bb[k as usize];
+    }
+    if pieces.is_empty() {
+        return (0, 0);
+    }
+    let safe = !pos.occ & !own_guard & (!attacks[s as usize] | attacks[e]);
+    let mut hit = Bitboard::EMPTY;
+    let mut m = t.pawns;
+    while m != 0 {
+        let ty = m.trailing_zeros() as u8;
+        m &= m - 1;
+        let tb = r.table::<B>(e as u8, ty);
+        for sq in pos.type_bb[ty as usize] & pos.seat_bb[e] {
+            for to in tb.quiet[sq.index()] & safe {
+                hit |= tb.capture[to.index()];
+            }
+        }
+    }
+    let n = (hit & pieces).count() as i32;
+    (n * t.w.push_threat_mg, n * t.w.push_threat_eg)
+}
+
 /// The pieces of the seats in `seats` (a bit set).
 fn seats_bb<B: Width>(pos: &Pos<B>, seats: u8) -> Bitboard<B> {
     let mut b = Bitboard::EMPTY;
@@ -830,8 +867,10 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let all_pawns = pawns[0] | pawns[1];
     let (wr_mg, wr_eg) = rook_lines(t, r, pos, 0, pawns[0], all_pawns);
     let (br_mg, br_eg) = rook_lines(t, r, pos, 1, pawns[1], all_pawns);
-    mg += wp_mg - bp_mg + wt_mg - bt_mg + wr_mg - br_mg;
-    eg += wp_eg - bp_eg + wt_eg - bt_eg + wr_eg - br_eg;
+    let (wq_mg, wq_eg) = push_threats(t, r, pos, 0, w_guard, attacks);
+    let (bq_mg, bq_eg) = push_threats(t, r, pos, 1, b_guard, attacks);
+    mg += wp_mg - bp_mg + wt_mg - bt_mg + wr_mg - br_mg + wq_mg - bq_mg;
+    eg += wp_eg - bp_eg + wt_eg - bt_eg + wr_eg - br_eg + wq_eg - bq_eg;
     if ph > 0 {
         mg += king_safety(t, r, pos, 0, pos.seat_bb[1]) - king_safety(t, r, pos, 1, pos.seat_bb[0]);
     }
@@ -1564,6 +1603,30 @@ mod tests {
                 (0, 0)
             );
         });
+    }
+
+    #[test]
+    fn a_piece_a_pawn_could_attack_by_a_safe_step_is_threatened() {
+        let r = load("shatranj");
+        let black_threats = |text: &str| {
+            let g = game(&r, text);
+            let t = tables(g.rules());
+            with_pos!(g.position(), pos => {
+                let pawns = pos.seats_pawns(&t);
+                let (_, _, guard) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
+                let attacks = [attacks_of(g.rules(), pos, 0), attacks_of(g.rules(), pos, 1)];
+                push_threats(&t, g.rules(), pos, 1, guard, attacks)
+            })
+        };
+        let one = (W.push_threat_mg, W.push_threat_eg);
+        // The pawn on e4 steps to e5, which nothing of black's attacks, and hits d6.
+        assert_eq!(black_threats("4k3/8/3n4/8/4P3/8/8/4K3 w - - 0 1"), one);
+        // A black pawn on f6 guards e5: the step is not safe.
+        assert_eq!(black_threats("4k3/8/3n1p2/8/4P3/8/8/4K3 w - - 0 1"), (0, 0));
+        // The rook on e7 attacks e5 and white does not ...
+        assert_eq!(black_threats("4k3/4r3/3n4/8/4P3/8/8/4K3 w - - 0 1"), (0, 0));
+        // ... until a knight on c4 guards it.
+        assert_eq!(black_threats("4k3/4r3/3n4/8/2N1P3/8/8/4K3 w - - 0 1"), one);
     }
 
     #[test]

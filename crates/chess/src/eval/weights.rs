@@ -107,6 +107,10 @@ weights! {
     /// threat by a minor piece).
     lesser_threat_mg = -40,
     lesser_threat_eg = -40,
+    /// A piece an enemy pawn could attack by one safe step (Fairy-Stockfish's threat by a
+    /// pawn push, scaled).
+    push_threat_mg = -26,
+    push_threat_eg = -21,
     /// A rook on a line free of pawns (open), or of its own pawns only (half-open).
     rook_open_mg = 20,
     rook_open_eg = 10,
