@@ -1554,31 +1554,38 @@ mod tests {
         }
     }
 
-    #[test]
-    fn threats_count_pieces_a_pawn_attacks_and_pieces_left_hanging() {
-        let r = load("shatranj");
-        // The black pawn on e5 attacks the white knight on d4; the rooks on h1 and h8 attack
-        // each other down the empty h-file and neither is defended (a shatranj king steps one
-        // square; the knight on d4 reaches neither corner). Kings and pawns are not counted.
-        let g = game(&r, "k6r/8/8/4p3/3N4/8/8/4K2R w - - 0 1");
+    /// Both seats' [`threats`] in the position `text`, white's first.
+    fn threats_of(r: &Arc<ChessRules>, text: &str) -> [(i32, i32); 2] {
+        let g = game(r, text);
         let t = tables(g.rules());
         with_pos!(g.position(), pos => {
             let pawns = pos.seats_pawns(&t);
             let (_, _, white_guard) = pawn_structure(&t, g.rules(), pos, 0, pawns[0]);
             let (_, _, black_guard) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
             let attacks = [attacks_of(g.rules(), pos, 0), attacks_of(g.rules(), pos, 1)];
-            assert_eq!(
+            [
                 threats(&t, g.rules(), pos, 0, pawns[0], black_guard, attacks),
+                threats(&t, g.rules(), pos, 1, pawns[1], white_guard, attacks),
+            ]
+        })
+    }
+
+    #[test]
+    fn threats_count_pieces_a_pawn_attacks_and_pieces_left_hanging() {
+        let r = load("shatranj");
+        // The black pawn on e5 attacks the white knight on d4; the rooks on h1 and h8 attack
+        // each other down the empty h-file and neither is defended (a shatranj king steps one
+        // square; the knight on d4 reaches neither corner). Kings and pawns are not counted.
+        assert_eq!(
+            threats_of(&r, "k6r/8/8/4p3/3N4/8/8/4K2R w - - 0 1"),
+            [
                 (
                     W.pawn_threat_mg + W.hanging_mg,
                     W.pawn_threat_eg + W.hanging_eg
-                )
-            );
-            assert_eq!(
-                threats(&t, g.rules(), pos, 1, pawns[1], white_guard, attacks),
+                ),
                 (W.hanging_mg, W.hanging_eg)
-            );
-        });
+            ]
+        );
     }
 
     #[test]
@@ -1587,22 +1594,10 @@ mod tests {
         // The black knight on b3 attacks the white rook on a1, which the king on b1 defends;
         // the black fers on b5 attacks the white knight on a4, which the rook defends up the
         // a-file. Neither black piece is attacked, and nothing hangs.
-        let g = game(&r, "7k/8/8/1f6/N7/1n6/8/RK6 w - - 0 1");
-        let t = tables(g.rules());
-        with_pos!(g.position(), pos => {
-            let pawns = pos.seats_pawns(&t);
-            let (_, _, white_guard) = pawn_structure(&t, g.rules(), pos, 0, pawns[0]);
-            let (_, _, black_guard) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
-            let attacks = [attacks_of(g.rules(), pos, 0), attacks_of(g.rules(), pos, 1)];
-            assert_eq!(
-                threats(&t, g.rules(), pos, 0, pawns[0], black_guard, attacks),
-                (2 * W.lesser_threat_mg, 2 * W.lesser_threat_eg)
-            );
-            assert_eq!(
-                threats(&t, g.rules(), pos, 1, pawns[1], white_guard, attacks),
-                (0, 0)
-            );
-        });
+        assert_eq!(
+            threats_of(&r, "7k/8/8/1f6/N7/1n6/8/RK6 w - - 0 1"),
+            [(2 * W.lesser_threat_mg, 2 * W.lesser_threat_eg), (0, 0)]
+        );
     }
 
     #[test]
