@@ -544,57 +544,97 @@ fn rook_lines<B: Width>(
     (mg, eg)
 }
 
-/// Seat `s`'s pieces (not pawns or king) under threat, as (middlegame, endgame) penalties:
-/// attacked by a pawn of the other seat, or attacked and undefended. `attacks` is each
-/// seat's [`attacks_of`], computed once for both calls.
+/// Seat `s`'s pieces under threat, as (middlegame, endgame) penalties: a piece (not pawn or
+/// king) attacked by a pawn of the other seat, attacked and undefended, or attacked by a
+/// lesser piece; and, as Fairy-Stockfish counts them, a piece or pawn that no pawn of `s`
+/// guards (`own_guard`) attacked by a rook, a king or (pawns and knights) a knight, and the
+/// squares `s` attacks that the enemy contests and no pawn of `s` guards (restricted).
+/// `attacks` is each seat's [`attacks_of`], computed once for both calls.
+#[allow(clippy::too_many_arguments)]
 fn threats<B: Width>(
     t: &Tables,
     r: &ChessRules,
     pos: &Pos<B>,
     s: u8,
     own_pawns: Bitboard<B>,
+    own_guard: Bitboard<B>,
     enemy_pawn_attacks: Bitboard<B>,
     attacks: [Bitboard<B>; 2],
 ) -> (i32, i32) {
-    let mut pieces = pos.seat_bb[s as usize] & !own_pawns;
+    let w = &t.w;
+    let e = 1 - s as usize;
+    let restricted = (attacks[s as usize] & attacks[e] & !own_guard).count() as i32;
+    let (mut mg, mut eg) = (restricted * w.restricted, restricted * w.restricted);
+    let own = pos.seat_bb[s as usize];
+    let mut pieces = own & !own_pawns;
     if let Some(k) = r.royal {
         pieces &= !pos.type_bb[k as usize];
     }
-    if pieces.is_empty() {
-        return (0, 0);
-    }
-    let w = &t.w;
-    let by_pawn = (pieces & enemy_pawn_attacks).count() as i32;
-    // What the enemy's minor pieces (fers, fil) and knights attack.
-    let enemy = pos.seat_bb[1 - s as usize];
-    let (mut by_minor, mut by_knight) = (Bitboard::EMPTY, Bitboard::EMPTY);
+    // What the enemy's minor pieces (fers, fil), knights, rooks and king attack.
+    let enemy = pos.seat_bb[e];
+    let (mut by_minor, mut by_knight, mut by_rook, mut by_king) = (
+        Bitboard::EMPTY,
+        Bitboard::EMPTY,
+        Bitboard::EMPTY,
+        Bitboard::EMPTY,
+    );
+    let (mut rooks, mut knights) = (Bitboard::EMPTY, Bitboard::EMPTY);
     for ty in 0..r.pieces.len() {
         let into = match t.kind[ty] {
             Kind::Fers | Kind::Fil => &mut by_minor,
-            Kind::Knight => &mut by_knight,
+            Kind::Knight => {
+                knights |= pos.type_bb[ty];
+                &mut by_knight
+            }
+            Kind::Rook => {
+                rooks |= pos.type_bb[ty];
+                &mut by_rook
+            }
+            Kind::King => &mut by_king,
             _ => continue,
         };
-        let tb = r.table::<B>(1 - s, ty as u8);
+        let tb = r.table::<B>(e as u8, ty as u8);
         for sq in pos.type_bb[ty] & enemy {
             *into |= tb.capture[sq.index()];
+            if tb.capture_dirs & 0x55 != 0 {
+                *into |= B::rook(r, sq, pos.occ);
+            }
+            if tb.capture_dirs & 0xAA != 0 {
+                *into |= B::bishop(r, sq, pos.occ);
+            }
         }
     }
-    let (mut rooks, mut knights) = (Bitboard::EMPTY, Bitboard::EMPTY);
-    for ty in 0..r.pieces.len() {
-        match t.kind[ty] {
-            Kind::Rook => rooks |= pos.type_bb[ty],
-            Kind::Knight => knights |= pos.type_bb[ty],
-            _ => {}
-        }
+    // Not guarded by a pawn of ours, and attacked.
+    let weak = (pieces | own_pawns) & !own_guard & attacks[e];
+    let weak_pawns = (weak & own_pawns & by_rook).count() as i32;
+    let weak_knights = (weak & knights & by_rook).count() as i32;
+    let weak_rooks = (weak & rooks & by_rook).count() as i32;
+    mg += weak_pawns * w.rook_threat_pawn_mg
+        + weak_knights * w.rook_threat_knight_mg
+        + weak_rooks * w.rook_threat_rook_mg;
+    eg += weak_pawns * w.rook_threat_pawn_eg
+        + weak_knights * w.rook_threat_knight_eg
+        + weak_rooks * w.rook_threat_rook_eg;
+    let pawns_by_knight = (weak & own_pawns & by_knight).count() as i32;
+    let knights_by_knight = (knights & pieces & by_knight & !enemy_pawn_attacks).count() as i32;
+    mg += pawns_by_knight * w.knight_threat_pawn_mg + knights_by_knight * w.knight_threat_knight_mg;
+    eg += pawns_by_knight * w.knight_threat_pawn_eg + knights_by_knight * w.knight_threat_knight_eg;
+    if !(weak & by_king).is_empty() {
+        mg += w.king_threat_mg;
+        eg += w.king_threat_eg;
     }
+    if pieces.is_empty() {
+        return (mg, eg);
+    }
+    let by_pawn = (pieces & enemy_pawn_attacks).count() as i32;
     let lesser =
         (((rooks & (by_minor | by_knight)) | (knights & by_minor)) & pieces & !enemy_pawn_attacks)
             .count() as i32;
-    let attacked = pieces & attacks[1 - s as usize] & !enemy_pawn_attacks;
+    let attacked = pieces & attacks[e] & !enemy_pawn_attacks;
     let hanging = (attacked & !attacks[s as usize]).count() as i32;
     (
-        by_pawn * w.pawn_threat_mg + hanging * w.hanging_mg + lesser * w.lesser_threat_mg,
-        by_pawn * w.pawn_threat_eg + hanging * w.hanging_eg + lesser * w.lesser_threat_eg,
+        mg + by_pawn * w.pawn_threat_mg + hanging * w.hanging_mg + lesser * w.lesser_threat_mg,
+        eg + by_pawn * w.pawn_threat_eg + hanging * w.hanging_eg + lesser * w.lesser_threat_eg,
     )
 }
 
@@ -862,8 +902,8 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let mut mg = w.mg - b.mg + w.material_mg - b.material_mg;
     let mut eg = w.eg - b.eg + w.material - b.material;
     let attacks = [attacks_of(r, pos, 0), attacks_of(r, pos, 1)];
-    let (wt_mg, wt_eg) = threats(t, r, pos, 0, pawns[0], b_guard, attacks);
-    let (bt_mg, bt_eg) = threats(t, r, pos, 1, pawns[1], w_guard, attacks);
+    let (wt_mg, wt_eg) = threats(t, r, pos, 0, pawns[0], w_guard, b_guard, attacks);
+    let (bt_mg, bt_eg) = threats(t, r, pos, 1, pawns[1], b_guard, w_guard, attacks);
     let all_pawns = pawns[0] | pawns[1];
     let (wr_mg, wr_eg) = rook_lines(t, r, pos, 0, pawns[0], all_pawns);
     let (br_mg, br_eg) = rook_lines(t, r, pos, 1, pawns[1], all_pawns);
@@ -1564,8 +1604,8 @@ mod tests {
             let (_, _, black_guard) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
             let attacks = [attacks_of(g.rules(), pos, 0), attacks_of(g.rules(), pos, 1)];
             [
-                threats(&t, g.rules(), pos, 0, pawns[0], black_guard, attacks),
-                threats(&t, g.rules(), pos, 1, pawns[1], white_guard, attacks),
+                threats(&t, g.rules(), pos, 0, pawns[0], white_guard, black_guard, attacks),
+                threats(&t, g.rules(), pos, 1, pawns[1], black_guard, white_guard, attacks),
             ]
         })
     }
@@ -1575,15 +1615,21 @@ mod tests {
         let r = load("shatranj");
         // The black pawn on e5 attacks the white knight on d4; the rooks on h1 and h8 attack
         // each other down the empty h-file and neither is defended (a shatranj king steps one
-        // square; the knight on d4 reaches neither corner). Kings and pawns are not counted.
+        // square; the knight on d4 reaches neither corner): each is hanging and attacked by a
+        // rook. Kings and pawns are not counted. Both seats attack h2-h7 and neither guards
+        // them with a pawn: six restricted squares each.
+        let restricted = 6 * W.restricted;
         assert_eq!(
             threats_of(&r, "k6r/8/8/4p3/3N4/8/8/4K2R w - - 0 1"),
             [
                 (
-                    W.pawn_threat_mg + W.hanging_mg,
-                    W.pawn_threat_eg + W.hanging_eg
+                    W.pawn_threat_mg + W.hanging_mg + W.rook_threat_rook_mg + restricted,
+                    W.pawn_threat_eg + W.hanging_eg + W.rook_threat_rook_eg + restricted
                 ),
-                (W.hanging_mg, W.hanging_eg)
+                (
+                    W.hanging_mg + W.rook_threat_rook_mg + restricted,
+                    W.hanging_eg + W.rook_threat_rook_eg + restricted
+                )
             ]
         );
     }
@@ -1593,10 +1639,58 @@ mod tests {
         let r = load("shatranj");
         // The black knight on b3 attacks the white rook on a1, which the king on b1 defends;
         // the black fers on b5 attacks the white knight on a4, which the rook defends up the
-        // a-file. Neither black piece is attacked, and nothing hangs.
+        // a-file. Neither black piece is attacked, and nothing hangs. Both seats attack a1,
+        // c1, a4 and c5, and neither has a pawn: four restricted squares each.
+        let restricted = 4 * W.restricted;
         assert_eq!(
             threats_of(&r, "7k/8/8/1f6/N7/1n6/8/RK6 w - - 0 1"),
-            [(2 * W.lesser_threat_mg, 2 * W.lesser_threat_eg), (0, 0)]
+            [
+                (
+                    2 * W.lesser_threat_mg + restricted,
+                    2 * W.lesser_threat_eg + restricted
+                ),
+                (restricted, restricted)
+            ]
+        );
+    }
+
+    #[test]
+    fn unguarded_pieces_and_pawns_attacked_by_a_rook_knight_or_king_are_threatened() {
+        let r = load("shatranj");
+        // The white rook on a1 attacks the black knight on a5, which nothing defends (the
+        // king on h8 is far): attacked by a rook, and hanging. The knight reaches b3, b7, c4
+        // and c6, none of which white attacks, so no square is restricted.
+        assert_eq!(
+            threats_of(&r, "7k/8/8/n7/8/8/8/R1K5 w - - 0 1"),
+            [
+                (0, 0),
+                (
+                    W.rook_threat_knight_mg + W.hanging_mg,
+                    W.rook_threat_knight_eg + W.hanging_eg
+                )
+            ]
+        );
+        // The knights on d4 and c6 attack each other, neither defended. The white knight and
+        // king both attack the black pawn on f5 (no black pawn guards it): attacked by a
+        // knight, and by the king (a pawn is never hanging). No square both seats attack.
+        assert_eq!(
+            threats_of(&r, "k7/8/2n3K1/5p2/3N4/8/8/8 w - - 0 1"),
+            [
+                (
+                    W.knight_threat_knight_mg + W.hanging_mg,
+                    W.knight_threat_knight_eg + W.hanging_eg
+                ),
+                (
+                    W.knight_threat_knight_mg
+                        + W.hanging_mg
+                        + W.knight_threat_pawn_mg
+                        + W.king_threat_mg,
+                    W.knight_threat_knight_eg
+                        + W.hanging_eg
+                        + W.knight_threat_pawn_eg
+                        + W.king_threat_eg
+                )
+            ]
         );
     }
 

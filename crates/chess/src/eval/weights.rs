@@ -111,6 +111,24 @@ weights! {
     /// pawn push, scaled).
     push_threat_mg = -26,
     push_threat_eg = -21,
+    /// Fairy-Stockfish's threats by a rook, knight and king, scaled: a pawn, knight or rook
+    /// that no own pawn guards, attacked by an enemy rook; a pawn so attacked by a knight; a
+    /// knight attacked by a knight; any such piece or pawn attacked by the enemy king (once).
+    rook_threat_pawn_mg = -2,
+    rook_threat_pawn_eg = -24,
+    rook_threat_knight_mg = -20,
+    rook_threat_knight_eg = -37,
+    rook_threat_rook_mg = 0,
+    rook_threat_rook_eg = -21,
+    knight_threat_pawn_mg = -3,
+    knight_threat_pawn_eg = -17,
+    knight_threat_knight_mg = -30,
+    knight_threat_knight_eg = -22,
+    king_threat_mg = -13,
+    king_threat_eg = -48,
+    /// Per square a seat attacks that the enemy contests and no own pawn guards: the
+    /// enemy restricts its pieces there (Fairy-Stockfish's restricted piece, both halves).
+    restricted = -4,
     /// A rook on a line free of pawns (open), or of its own pawns only (half-open).
     rook_open_mg = 20,
     rook_open_eg = 10,
