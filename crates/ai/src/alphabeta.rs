@@ -86,6 +86,9 @@ pub(crate) struct AlphaBeta<G: Heuristic> {
     margin: Option<i32>,
     /// `nulled[ply]`: the node at `ply` was reached by a null move (no second one in a row).
     nulled: Vec<bool>,
+    /// `static_evals[ply]`: the static value of the node at `ply` on the current line, where
+    /// the game gives a margin and the mover is not in check.
+    static_evals: Vec<Option<i32>>,
     /// Late-move reductions by depth and move number (`lmr[d][i]`, both capped at 63).
     lmr: Box<[[u8; 64]; 64]>,
     /// Static values by position hash, from the anchor's side (see `cached_eval`).
@@ -112,6 +115,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             win: None,
             margin: None,
             nulled: vec![false; MAX_PLY + 2],
+            static_evals: vec![None; MAX_PLY + 2],
             lmr: lmr_table(),
             evals: vec![(0, 0); EVAL_CACHE],
             root_depth: 0,
@@ -551,22 +555,26 @@ impl<G: Heuristic> AlphaBeta<G> {
         let margin = self
             .margin
             .filter(|_| !pv_node && !in_check && beta.abs() < MATE_BOUND);
+        let raw_eval = self
+            .margin
+            .filter(|_| !in_check)
+            .map(|_| self.cached_eval(game, side));
+        self.static_evals[ply] = raw_eval;
+        // Pruning and reductions are gentler while the mover's position improves.
+        let improving = improving(&self.static_evals, ply);
         // A stored search value bounds the position better than the static value where its
         // bound points the right way: prune on it instead.
-        let static_eval = margin.map(|_| {
-            let ev = self.cached_eval(game, side);
-            match tt_value {
-                Some((s, bound)) if s.abs() < MATE_BOUND => match bound {
-                    Bound::Exact => s,
-                    Bound::Lower => ev.max(s),
-                    Bound::Upper => ev.min(s),
-                },
-                _ => ev,
-            }
+        let static_eval = margin.and(raw_eval).map(|ev| match tt_value {
+            Some((s, bound)) if s.abs() < MATE_BOUND => match bound {
+                Bound::Exact => s,
+                Bound::Lower => ev.max(s),
+                Bound::Upper => ev.min(s),
+            },
+            _ => ev,
         });
         if let (Some(m), Some(ev)) = (margin, static_eval) {
             // Reverse futility: so far above beta that a few plies cannot bring it back.
-            if depth <= 6 && ev - m * depth >= beta {
+            if depth <= 6 && ev - m * (depth - i32::from(improving)) >= beta {
                 return ev;
             }
             // Null move: if passing still holds beta, a real move will (bar zugzwang, which
@@ -621,7 +629,8 @@ impl<G: Heuristic> AlphaBeta<G> {
                     && quiet
                     && depth <= 3
                     && best > -MATE_BOUND
-                    && (quiets > 3 + 2 * depth * depth || ev + m * depth + m / 2 <= alpha)
+                    && (quiets > (3 + 2 * depth * depth) / (2 - i32::from(improving))
+                        || ev + m * depth + m / 2 <= alpha)
                     && !child.in_check()
                 {
                     continue;
@@ -645,7 +654,7 @@ impl<G: Heuristic> AlphaBeta<G> {
                 let r = if depth >= 3 && quiet_late {
                     if self.margin.is_some() {
                         let r = i32::from(self.lmr[depth.min(63) as usize][i.min(63)]);
-                        (r - i32::from(pv_node)).clamp(1, depth - 2)
+                        (r - i32::from(pv_node) + i32::from(!improving)).clamp(1, depth - 2)
                     } else if depth >= 5 && i >= 8 {
                         2
                     } else {
@@ -873,6 +882,19 @@ impl<G: Heuristic> AlphaBeta<G> {
     }
 }
 
+/// Whether the static value at `ply` (`evals[ply]`) is better than when the same seat last
+/// moved: two plies up, or four where that one is unknown (in check); assumed with neither
+/// known, and never in check.
+fn improving(evals: &[Option<i32>], ply: usize) -> bool {
+    let Some(now) = evals[ply] else {
+        return false;
+    };
+    let before = |back: usize| ply.checked_sub(back).and_then(|p| evals[p]);
+    before(2)
+        .or_else(|| before(4))
+        .is_none_or(|then| now > then)
+}
+
 /// Late-move reductions `lmr[depth][move number]`: `0.5 + ln(depth)·ln(number)/2` plies,
 /// the logarithmic shape strong engines use (deep nodes and late moves reduce most).
 fn lmr_table() -> Box<[[u8; 64]; 64]> {
@@ -896,4 +918,24 @@ fn pick_next<M: Copy>(list: &mut [Scored<M>], i: usize) {
         }
     }
     list.swap(i, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::improving;
+
+    #[test]
+    fn improving_compares_with_the_same_seat_two_plies_up_else_four() {
+        // Better than two plies up; worse; equal is not better.
+        assert!(improving(&[None, None, Some(10), None, Some(20)], 4));
+        assert!(!improving(&[None, None, Some(30), None, Some(20)], 4));
+        assert!(!improving(&[None, None, Some(20), None, Some(20)], 4));
+        // In check two plies up (unknown): four plies up decides.
+        assert!(!improving(&[Some(50), None, None, None, Some(20)], 4));
+        assert!(improving(&[Some(-50), None, None, None, Some(20)], 4));
+        // Nothing known before: assumed; in check now: never.
+        assert!(improving(&[None, None, None, None, Some(20)], 4));
+        assert!(improving(&[None, Some(0)], 1));
+        assert!(!improving(&[None, None, Some(-90), None, None], 4));
+    }
 }
