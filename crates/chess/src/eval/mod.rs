@@ -559,9 +559,10 @@ fn threats<B: Width>(
     own_pawns: Bitboard<B>,
     own_guard: Bitboard<B>,
     enemy_pawn_attacks: Bitboard<B>,
-    attacks: [Bitboard<B>; 2],
+    attacks: &Attacks<B>,
 ) -> (i32, i32) {
     let w = &t.w;
+    let (twice, attacks) = (attacks.twice, attacks.by);
     let e = 1 - s as usize;
     let restricted = (attacks[s as usize] & attacks[e] & !own_guard).count() as i32;
     let (mut mg, mut eg) = (restricted * w.restricted, restricted * w.restricted);
@@ -604,8 +605,10 @@ fn threats<B: Width>(
             }
         }
     }
-    // Not guarded by a pawn of ours, and attacked.
-    let weak = (pieces | own_pawns) & !own_guard & attacks[e];
+    // Attacked, and not strongly protected: by a pawn of ours, or by two of our pieces
+    // where the enemy does not attack with two.
+    let strong = own_guard | (twice[s as usize] & !twice[e]);
+    let weak = (pieces | own_pawns) & !strong & attacks[e];
     let weak_pawns = (weak & own_pawns & by_rook).count() as i32;
     let weak_knights = (weak & knights & by_rook).count() as i32;
     let weak_rooks = (weak & rooks & by_rook).count() as i32;
@@ -623,15 +626,15 @@ fn threats<B: Width>(
         mg += w.king_threat_mg;
         eg += w.king_threat_eg;
     }
+    // Hanging: weak and undefended, or a piece the enemy attacks twice.
+    let hanging = (weak & (!attacks[s as usize] | (pieces & twice[e]))).count() as i32;
     if pieces.is_empty() {
-        return (mg, eg);
+        return (mg + hanging * w.hanging_mg, eg + hanging * w.hanging_eg);
     }
     let by_pawn = (pieces & enemy_pawn_attacks).count() as i32;
     let lesser =
         (((rooks & (by_minor | by_knight)) | (knights & by_minor)) & pieces & !enemy_pawn_attacks)
             .count() as i32;
-    let attacked = pieces & attacks[e] & !enemy_pawn_attacks;
-    let hanging = (attacked & !attacks[s as usize]).count() as i32;
     (
         mg + by_pawn * w.pawn_threat_mg + hanging * w.hanging_mg + lesser * w.lesser_threat_mg,
         eg + by_pawn * w.pawn_threat_eg + hanging * w.hanging_eg + lesser * w.lesser_threat_eg,
@@ -647,8 +650,9 @@ fn push_threats<B: Width>(
     pos: &Pos<B>,
     s: u8,
     own_guard: Bitboard<B>,
-    attacks: [Bitboard<B>; 2],
+    attacks: &Attacks<B>,
 ) -> (i32, i32) {
+    let attacks = attacks.by;
     let e = 1 - s as usize;
     let pawns = pawn_bb(t, pos);
     let mut pieces = pos.seat_bb[s as usize] & !pawns;
@@ -716,24 +720,48 @@ fn reach<B: Width>(
 
 /// The squares seat `s`'s pieces (king included) attack, for captures: what it could take.
 fn attacks_of<B: Width>(r: &ChessRules, pos: &Pos<B>, s: u8) -> Bitboard<B> {
-    let mut acc = Bitboard::EMPTY;
+    attack_maps(r, pos, s).0
+}
+
+/// The squares seat `s`'s pieces attack (as [`attacks_of`]), and those two or more of them
+/// attack.
+fn attack_maps<B: Width>(r: &ChessRules, pos: &Pos<B>, s: u8) -> (Bitboard<B>, Bitboard<B>) {
+    let (mut once, mut twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
     let own = pos.seat_bb[s as usize];
     for t in 0..r.pieces.len() as u8 {
         let tb = r.table::<B>(s, t);
         let bb = pos.type_bb[t as usize] & own;
         for sq in bb {
-            acc |= tb.capture[sq.index()];
-            if tb.capture_dirs != 0 {
-                if tb.capture_dirs & 0x55 != 0 {
-                    acc |= B::rook(r, sq, pos.occ);
-                }
-                if tb.capture_dirs & 0xAA != 0 {
-                    acc |= B::bishop(r, sq, pos.occ);
-                }
+            let mut a = tb.capture[sq.index()];
+            if tb.capture_dirs & 0x55 != 0 {
+                a |= B::rook(r, sq, pos.occ);
             }
+            if tb.capture_dirs & 0xAA != 0 {
+                a |= B::bishop(r, sq, pos.occ);
+            }
+            twice |= once & a;
+            once |= a;
         }
     }
-    acc
+    (once, twice)
+}
+
+/// Both seats' attack maps, worked out once per evaluation: `by[s]` is what seat `s`
+/// attacks, `twice[s]` what it attacks with two pieces or more.
+#[derive(Copy, Clone)]
+struct Attacks<B: Width> {
+    by: [Bitboard<B>; 2],
+    twice: [Bitboard<B>; 2],
+}
+
+impl<B: Width> Attacks<B> {
+    fn of(r: &ChessRules, pos: &Pos<B>) -> Self {
+        let (w, b) = (attack_maps(r, pos, 0), attack_maps(r, pos, 1));
+        Attacks {
+            by: [w.0, b.0],
+            twice: [w.1, b.1],
+        }
+    }
 }
 
 /// Per-seat sums of one evaluation pass.
@@ -901,14 +929,14 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let mut v = w.mobility - b.mobility;
     let mut mg = w.mg - b.mg + w.material_mg - b.material_mg;
     let mut eg = w.eg - b.eg + w.material - b.material;
-    let attacks = [attacks_of(r, pos, 0), attacks_of(r, pos, 1)];
-    let (wt_mg, wt_eg) = threats(t, r, pos, 0, pawns[0], w_guard, b_guard, attacks);
-    let (bt_mg, bt_eg) = threats(t, r, pos, 1, pawns[1], b_guard, w_guard, attacks);
+    let attacks = Attacks::of(r, pos);
+    let (wt_mg, wt_eg) = threats(t, r, pos, 0, pawns[0], w_guard, b_guard, &attacks);
+    let (bt_mg, bt_eg) = threats(t, r, pos, 1, pawns[1], b_guard, w_guard, &attacks);
     let all_pawns = pawns[0] | pawns[1];
     let (wr_mg, wr_eg) = rook_lines(t, r, pos, 0, pawns[0], all_pawns);
     let (br_mg, br_eg) = rook_lines(t, r, pos, 1, pawns[1], all_pawns);
-    let (wq_mg, wq_eg) = push_threats(t, r, pos, 0, w_guard, attacks);
-    let (bq_mg, bq_eg) = push_threats(t, r, pos, 1, b_guard, attacks);
+    let (wq_mg, wq_eg) = push_threats(t, r, pos, 0, w_guard, &attacks);
+    let (bq_mg, bq_eg) = push_threats(t, r, pos, 1, b_guard, &attacks);
     mg += wp_mg - bp_mg + wt_mg - bt_mg + wr_mg - br_mg + wq_mg - bq_mg;
     eg += wp_eg - bp_eg + wt_eg - bt_eg + wr_eg - br_eg + wq_eg - bq_eg;
     if ph > 0 {
@@ -1602,10 +1630,10 @@ mod tests {
             let pawns = pos.seats_pawns(&t);
             let (_, _, white_guard) = pawn_structure(&t, g.rules(), pos, 0, pawns[0]);
             let (_, _, black_guard) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
-            let attacks = [attacks_of(g.rules(), pos, 0), attacks_of(g.rules(), pos, 1)];
+            let attacks = Attacks::of(g.rules(), pos);
             [
-                threats(&t, g.rules(), pos, 0, pawns[0], white_guard, black_guard, attacks),
-                threats(&t, g.rules(), pos, 1, pawns[1], black_guard, white_guard, attacks),
+                threats(&t, g.rules(), pos, 0, pawns[0], white_guard, black_guard, &attacks),
+                threats(&t, g.rules(), pos, 1, pawns[1], black_guard, white_guard, &attacks),
             ]
         })
     }
@@ -1616,15 +1644,16 @@ mod tests {
         // The black pawn on e5 attacks the white knight on d4; the rooks on h1 and h8 attack
         // each other down the empty h-file and neither is defended (a shatranj king steps one
         // square; the knight on d4 reaches neither corner): each is hanging and attacked by a
-        // rook. Kings and pawns are not counted. Both seats attack h2-h7 and neither guards
-        // them with a pawn: six restricted squares each.
+        // rook. The knight is hanging too: nothing defends it. Kings are not counted. Both
+        // seats attack h2-h7 and neither guards them with a pawn: six restricted squares
+        // each.
         let restricted = 6 * W.restricted;
         assert_eq!(
             threats_of(&r, "k6r/8/8/4p3/3N4/8/8/4K2R w - - 0 1"),
             [
                 (
-                    W.pawn_threat_mg + W.hanging_mg + W.rook_threat_rook_mg + restricted,
-                    W.pawn_threat_eg + W.hanging_eg + W.rook_threat_rook_eg + restricted
+                    W.pawn_threat_mg + 2 * W.hanging_mg + W.rook_threat_rook_mg + restricted,
+                    W.pawn_threat_eg + 2 * W.hanging_eg + W.rook_threat_rook_eg + restricted
                 ),
                 (
                     W.hanging_mg + W.rook_threat_rook_mg + restricted,
@@ -1671,8 +1700,8 @@ mod tests {
             ]
         );
         // The knights on d4 and c6 attack each other, neither defended. The white knight and
-        // king both attack the black pawn on f5 (no black pawn guards it): attacked by a
-        // knight, and by the king (a pawn is never hanging). No square both seats attack.
+        // king both attack the black pawn on f5, which nothing defends: attacked by a knight
+        // and by the king, and hanging. No square both seats attack.
         assert_eq!(
             threats_of(&r, "k7/8/2n3K1/5p2/3N4/8/8/8 w - - 0 1"),
             [
@@ -1682,14 +1711,51 @@ mod tests {
                 ),
                 (
                     W.knight_threat_knight_mg
-                        + W.hanging_mg
+                        + 2 * W.hanging_mg
                         + W.knight_threat_pawn_mg
                         + W.king_threat_mg,
                     W.knight_threat_knight_eg
-                        + W.hanging_eg
+                        + 2 * W.hanging_eg
                         + W.knight_threat_pawn_eg
                         + W.king_threat_eg
                 )
+            ]
+        );
+    }
+
+    #[test]
+    fn a_piece_defended_twice_is_safe_and_one_attacked_twice_hangs() {
+        let r = load("shatranj");
+        // The black rook on d8 attacks the white knight on d4, which the rooks on d1 and a4
+        // both defend: strongly protected, so neither weak nor hanging. Both seats attack
+        // a8 and d4: two restricted squares each.
+        let restricted = W.restricted;
+        assert_eq!(
+            threats_of(&r, "3r3k/8/8/8/R2N4/8/8/3R3K w - - 0 1"),
+            [(2 * restricted, 2 * restricted); 2]
+        );
+        // Without the rook on a4 the knight is defended once and attacked once: weak, so
+        // attacked by a rook, but not hanging. Only d4 is restricted.
+        assert_eq!(
+            threats_of(&r, "3r3k/8/8/8/3N4/8/8/3R3K w - - 0 1"),
+            [
+                (
+                    W.rook_threat_knight_mg + restricted,
+                    W.rook_threat_knight_eg + restricted
+                ),
+                (restricted, restricted)
+            ]
+        );
+        // A black fers on e5 attacks it too: attacked twice, it hangs, and a lesser piece
+        // attacks it.
+        assert_eq!(
+            threats_of(&r, "3r3k/8/8/4f3/3N4/8/8/3R3K w - - 0 1"),
+            [
+                (
+                    W.rook_threat_knight_mg + W.hanging_mg + W.lesser_threat_mg + restricted,
+                    W.rook_threat_knight_eg + W.hanging_eg + W.lesser_threat_eg + restricted
+                ),
+                (restricted, restricted)
             ]
         );
     }
@@ -1703,8 +1769,7 @@ mod tests {
             with_pos!(g.position(), pos => {
                 let pawns = pos.seats_pawns(&t);
                 let (_, _, guard) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
-                let attacks = [attacks_of(g.rules(), pos, 0), attacks_of(g.rules(), pos, 1)];
-                push_threats(&t, g.rules(), pos, 1, guard, attacks)
+                push_threats(&t, g.rules(), pos, 1, guard, &Attacks::of(g.rules(), pos))
             })
         };
         let one = (W.push_threat_mg, W.push_threat_eg);
