@@ -95,9 +95,10 @@ weights! {
     guarded_eg = 4,
     phalanx_mg = 4,
     phalanx_eg = 3,
-    /// Threats, per piece (not pawn or king): attacked by an enemy pawn, or attacked and
-    /// undefended (hanging). The side to move can answer one threat, rarely two. Scaled
-    /// from Fairy-Stockfish's threat by a safe pawn and hanging piece, as the material is.
+    /// Threats: a piece (not pawn or king) attacked by an enemy pawn; a piece or pawn
+    /// hanging (attacked and not strongly protected, and either undefended or, a piece,
+    /// attacked twice). The side to move can answer one threat, rarely two. Scaled from
+    /// Fairy-Stockfish's threat by a safe pawn and hanging piece, as the material is.
     pawn_threat_mg = -90,
     pawn_threat_eg = -50,
     hanging_mg = -37,
