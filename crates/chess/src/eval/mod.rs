@@ -562,8 +562,10 @@ fn threats<B: Width>(
     attacks: &Attacks<B>,
 ) -> (i32, i32) {
     let w = &t.w;
-    let (twice, attacks) = (attacks.twice, attacks.by);
     let e = 1 - s as usize;
+    // What the enemy's minor pieces (fers, fil), knights, rooks and king attack.
+    let [by_minor, by_knight, by_rook, by_king] = attacks.seats[e].by_kind;
+    let (twice, attacks) = (attacks.twice, attacks.by);
     let restricted = (attacks[s as usize] & attacks[e] & !own_guard).count() as i32;
     let (mut mg, mut eg) = (restricted * w.restricted, restricted * w.restricted);
     let own = pos.seat_bb[s as usize];
@@ -571,38 +573,12 @@ fn threats<B: Width>(
     if let Some(k) = r.royal {
         pieces &= !pos.type_bb[k as usize];
     }
-    // What the enemy's minor pieces (fers, fil), knights, rooks and king attack.
-    let enemy = pos.seat_bb[e];
-    let (mut by_minor, mut by_knight, mut by_rook, mut by_king) = (
-        Bitboard::EMPTY,
-        Bitboard::EMPTY,
-        Bitboard::EMPTY,
-        Bitboard::EMPTY,
-    );
     let (mut rooks, mut knights) = (Bitboard::EMPTY, Bitboard::EMPTY);
     for ty in 0..r.pieces.len() {
-        let into = match t.kind[ty] {
-            Kind::Fers | Kind::Fil => &mut by_minor,
-            Kind::Knight => {
-                knights |= pos.type_bb[ty];
-                &mut by_knight
-            }
-            Kind::Rook => {
-                rooks |= pos.type_bb[ty];
-                &mut by_rook
-            }
-            Kind::King => &mut by_king,
-            _ => continue,
-        };
-        let tb = r.table::<B>(e as u8, ty as u8);
-        for sq in pos.type_bb[ty] & enemy {
-            *into |= tb.capture[sq.index()];
-            if tb.capture_dirs & 0x55 != 0 {
-                *into |= B::rook(r, sq, pos.occ);
-            }
-            if tb.capture_dirs & 0xAA != 0 {
-                *into |= B::bishop(r, sq, pos.occ);
-            }
+        match t.kind[ty] {
+            Kind::Rook => rooks |= pos.type_bb[ty],
+            Kind::Knight => knights |= pos.type_bb[ty],
+            _ => {}
         }
     }
     // Attacked, and not strongly protected: by a pawn of ours, or by two of our pieces
@@ -719,31 +695,59 @@ fn reach<B: Width>(
 }
 
 /// The squares seat `s`'s pieces (king included) attack, for captures: what it could take.
-fn attacks_of<B: Width>(r: &ChessRules, pos: &Pos<B>, s: u8) -> Bitboard<B> {
-    attack_maps(r, pos, s).0
+fn attacks_of<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>, s: u8) -> Bitboard<B> {
+    SeatAttacks::of(t, r, pos, s).once
 }
 
-/// The squares seat `s`'s pieces attack (as [`attacks_of`]), and those two or more of them
-/// attack.
-fn attack_maps<B: Width>(r: &ChessRules, pos: &Pos<B>, s: u8) -> (Bitboard<B>, Bitboard<B>) {
-    let (mut once, mut twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
-    let own = pos.seat_bb[s as usize];
-    for t in 0..r.pieces.len() as u8 {
-        let tb = r.table::<B>(s, t);
-        let bb = pos.type_bb[t as usize] & own;
-        for sq in bb {
-            let mut a = tb.capture[sq.index()];
-            if tb.capture_dirs & 0x55 != 0 {
-                a |= B::rook(r, sq, pos.occ);
-            }
-            if tb.capture_dirs & 0xAA != 0 {
-                a |= B::bishop(r, sq, pos.occ);
-            }
-            twice |= once & a;
-            once |= a;
+/// What one seat's pieces attack: every square any attacks, those two or more attack, and
+/// by kind of attacker (see [`SeatAttacks::slot`]).
+#[derive(Copy, Clone)]
+struct SeatAttacks<B: Width> {
+    once: Bitboard<B>,
+    twice: Bitboard<B>,
+    /// By the minor pieces (fers, fil), the knights, the rooks and the king.
+    by_kind: [Bitboard<B>; 4],
+}
+
+impl<B: Width> SeatAttacks<B> {
+    /// Where an attacker of `kind` counts in `by_kind`.
+    fn slot(kind: Kind) -> Option<usize> {
+        match kind {
+            Kind::Fers | Kind::Fil => Some(0),
+            Kind::Knight => Some(1),
+            Kind::Rook => Some(2),
+            Kind::King => Some(3),
+            Kind::Pawn | Kind::Other => None,
         }
     }
-    (once, twice)
+
+    fn of(t: &Tables, r: &ChessRules, pos: &Pos<B>, s: u8) -> Self {
+        let mut out = SeatAttacks {
+            once: Bitboard::EMPTY,
+            twice: Bitboard::EMPTY,
+            by_kind: [Bitboard::EMPTY; 4],
+        };
+        let own = pos.seat_bb[s as usize];
+        for ty in 0..r.pieces.len() {
+            let tb = r.table::<B>(s, ty as u8);
+            let slot = Self::slot(t.kind[ty]);
+            for sq in pos.type_bb[ty] & own {
+                let mut a = tb.capture[sq.index()];
+                if tb.capture_dirs & 0x55 != 0 {
+                    a |= B::rook(r, sq, pos.occ);
+                }
+                if tb.capture_dirs & 0xAA != 0 {
+                    a |= B::bishop(r, sq, pos.occ);
+                }
+                out.twice |= out.once & a;
+                out.once |= a;
+                if let Some(k) = slot {
+                    out.by_kind[k] |= a;
+                }
+            }
+        }
+        out
+    }
 }
 
 /// Both seats' attack maps, worked out once per evaluation: `by[s]` is what seat `s`
@@ -752,14 +756,16 @@ fn attack_maps<B: Width>(r: &ChessRules, pos: &Pos<B>, s: u8) -> (Bitboard<B>, B
 struct Attacks<B: Width> {
     by: [Bitboard<B>; 2],
     twice: [Bitboard<B>; 2],
+    seats: [SeatAttacks<B>; 2],
 }
 
 impl<B: Width> Attacks<B> {
-    fn of(r: &ChessRules, pos: &Pos<B>) -> Self {
-        let (w, b) = (attack_maps(r, pos, 0), attack_maps(r, pos, 1));
+    fn of(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> Self {
+        let seats = [SeatAttacks::of(t, r, pos, 0), SeatAttacks::of(t, r, pos, 1)];
         Attacks {
-            by: [w.0, b.0],
-            twice: [w.1, b.1],
+            by: [seats[0].once, seats[1].once],
+            twice: [seats[0].twice, seats[1].twice],
+            seats,
         }
     }
 }
@@ -929,7 +935,7 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let mut v = w.mobility - b.mobility;
     let mut mg = w.mg - b.mg + w.material_mg - b.material_mg;
     let mut eg = w.eg - b.eg + w.material - b.material;
-    let attacks = Attacks::of(r, pos);
+    let attacks = Attacks::of(t, r, pos);
     let (wt_mg, wt_eg) = threats(t, r, pos, 0, pawns[0], w_guard, b_guard, &attacks);
     let (bt_mg, bt_eg) = threats(t, r, pos, 1, pawns[1], b_guard, w_guard, &attacks);
     let all_pawns = pawns[0] | pawns[1];
@@ -1033,7 +1039,7 @@ fn eval_many<B: Width>(
             v += king_safety(t, r, pos, s, seats_bb(pos, pos.attacker_seats(r, s))) * ph / 256;
         }
         own[s as usize] = v;
-        attacks[s as usize] = attacks_of(r, pos, s);
+        attacks[s as usize] = attacks_of(t, r, pos, s);
     }
     let (stakes, paid) = game.ledger();
     let mean_stake = {
@@ -1630,7 +1636,7 @@ mod tests {
             let pawns = pos.seats_pawns(&t);
             let (_, _, white_guard) = pawn_structure(&t, g.rules(), pos, 0, pawns[0]);
             let (_, _, black_guard) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
-            let attacks = Attacks::of(g.rules(), pos);
+            let attacks = Attacks::of(&t, g.rules(), pos);
             [
                 threats(&t, g.rules(), pos, 0, pawns[0], white_guard, black_guard, &attacks),
                 threats(&t, g.rules(), pos, 1, pawns[1], black_guard, white_guard, &attacks),
@@ -1769,7 +1775,7 @@ mod tests {
             with_pos!(g.position(), pos => {
                 let pawns = pos.seats_pawns(&t);
                 let (_, _, guard) = pawn_structure(&t, g.rules(), pos, 1, pawns[1]);
-                push_threats(&t, g.rules(), pos, 1, guard, &Attacks::of(g.rules(), pos))
+                push_threats(&t, g.rules(), pos, 1, guard, &Attacks::of(&t, g.rules(), pos))
             })
         };
         let one = (W.push_threat_mg, W.push_threat_eg);
