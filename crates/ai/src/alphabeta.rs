@@ -4,7 +4,8 @@
 //! quiescence over tactical moves, check extensions, late move reductions, forward pruning
 //! where the game gives a margin (reverse futility, null move, futility, late moves and
 //! exchange-losing captures, on the table's value where it bounds the static one), and move
-//! ordering by table move, tactical score, killers, countermoves and history. Chance
+//! ordering by table move, tactical score, killers, countermoves, history and continuation
+//! history (the history of a quiet move after the two moves before it). Chance
 //! events are averaged over their outcomes with Star1 pruning (Ballard's *-minimax), using
 //! ±[`MATE`] as the bounds on a child's value.
 //!
@@ -16,7 +17,7 @@
 //! a seat moving twice, a coalition of three).
 
 use crate::limits::{Control, Limits, Stopper};
-use crate::ordering::{Counters, History, Killers, HISTORY_MAX};
+use crate::ordering::{ContinuationHistory, Counters, History, Killers, HISTORY_MAX};
 use crate::score::{
     from_table, place_utility, terminal_value, to_table, INF, MATE, MATE_BOUND, MAX_PLY,
 };
@@ -61,6 +62,22 @@ const EVAL_CACHE: usize = 1 << 16;
 /// Keys of paranoid searches differ by root seat, so their values never mix in the table.
 const PARANOID_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// What the line leading to a node tells its quiet moves' order: the countermove of the
+/// last move, and the last two moves (for the continuation history).
+struct Line<M> {
+    counter: Option<M>,
+    earlier: [Option<M>; 2],
+}
+
+impl<M> Default for Line<M> {
+    fn default() -> Self {
+        Line {
+            counter: None,
+            earlier: [None, None],
+        }
+    }
+}
+
 /// A move in a node's list: its ordering score and whether it is tactical.
 type Scored<M> = (i32, bool, M);
 
@@ -70,6 +87,7 @@ pub(crate) struct AlphaBeta<G: Heuristic> {
     history: History,
     killers: Killers<G::Move>,
     counters: Counters<G::Move>,
+    continuation: ContinuationHistory,
     /// `played[ply]`: the move made at `ply` on the current line (`None` for a null move).
     played: Vec<Option<G::Move>>,
     /// Triangular principal-variation table: `pv[ply]` is the best line from `ply`.
@@ -105,6 +123,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             history: History::new(),
             killers: Killers::new(MAX_PLY + 1),
             counters: Counters::new(),
+            continuation: ContinuationHistory::new(),
             played: vec![None; MAX_PLY + 2],
             pv: (0..=MAX_PLY).map(|_| ArrayVec::new()).collect(),
             lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
@@ -130,6 +149,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         self.history = History::new();
         self.killers.clear();
         self.counters.clear();
+        self.continuation = ContinuationHistory::new();
         self.evals.fill((0, 0));
     }
 
@@ -159,6 +179,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             .new_search();
         self.killers.clear();
         self.history.age();
+        self.continuation.age();
         let mut moves = G::MoveList::default();
         game.legal_moves(&mut moves);
         if moves.is_empty() {
@@ -185,7 +206,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         let mut scored: Vec<Scored<G::Move>> = moves
             .as_slice()
             .iter()
-            .map(|&mv| self.order(game, root_seat, mv, tt_move, None, 0))
+            .map(|&mv| self.order(game, root_seat, mv, tt_move, &Line::default(), 0))
             .collect();
         scored.sort_by_key(|s| std::cmp::Reverse(s.0));
         let mut root: Vec<G::Move> = scored.iter().map(|s| s.2).collect();
@@ -449,7 +470,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         mover: Seat,
         mv: G::Move,
         tt_move: Option<G::Move>,
-        counter: Option<G::Move>,
+        line: &Line<G::Move>,
         ply: usize,
     ) -> Scored<G::Move> {
         let tactical = game.is_tactical(mv);
@@ -464,9 +485,16 @@ impl<G: Heuristic> AlphaBeta<G> {
             }
         } else {
             match self.killers.rank(ply, mv) {
-                0 if counter == Some(mv) => COUNTER,
+                0 if line.counter == Some(mv) => COUNTER,
                 0 => {
+                    let continued: i32 = line
+                        .earlier
+                        .iter()
+                        .flatten()
+                        .map(|e| self.continuation.get(e, &mv))
+                        .sum();
                     self.history.get(mover, &mv)
+                        + continued
                         + game.order_score(mv).clamp(-ORDER_CLAMP, ORDER_CLAMP)
                 }
                 k => KILLER + k,
@@ -602,11 +630,15 @@ impl<G: Heuristic> AlphaBeta<G> {
             return self.eval(game, side);
         }
         let previous = ply.checked_sub(1).and_then(|p| self.played[p]);
-        let counter = previous.and_then(|p| self.counters.get(&p));
+        let earlier = [previous, ply.checked_sub(2).and_then(|p| self.played[p])];
+        let line = Line {
+            counter: previous.and_then(|p| self.counters.get(&p)),
+            earlier,
+        };
         let mut list = mem::take(&mut self.lists[ply]);
         list.clear();
         for &mv in moves.as_slice() {
-            list.push(self.order(game, mover, mv, tt_move, counter, ply));
+            list.push(self.order(game, mover, mv, tt_move, &line, ply));
         }
 
         let mut best = -INF;
@@ -690,9 +722,15 @@ impl<G: Heuristic> AlphaBeta<G> {
                                 self.counters.set(&p, mv);
                             }
                             self.history.update(mover, &mv, bonus);
+                            for e in earlier.iter().flatten() {
+                                self.continuation.update(e, &mv, bonus);
+                            }
                             for &(_, t, tried) in &list[..i] {
                                 if !t {
                                     self.history.update(mover, &tried, -bonus);
+                                    for e in earlier.iter().flatten() {
+                                        self.continuation.update(e, &tried, -bonus);
+                                    }
                                 }
                             }
                         }

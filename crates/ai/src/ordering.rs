@@ -103,6 +103,51 @@ impl History {
     }
 }
 
+const CONTINUATION_BITS: u32 = 18;
+
+/// Continuation history: how often a quiet move caused a cut right after a given earlier
+/// move on the line (the opponent's last move, or the mover's own one before it), keyed
+/// by the pair's hash. It tells which quiet moves answer which, as a history per context.
+pub(crate) struct ContinuationHistory {
+    table: Vec<i32>,
+}
+
+impl ContinuationHistory {
+    pub fn new() -> Self {
+        ContinuationHistory {
+            table: vec![0; 1 << CONTINUATION_BITS],
+        }
+    }
+
+    #[inline]
+    fn index<M: Hash>(earlier: &M, mv: &M) -> usize {
+        let mut h = FxHasher::default();
+        h.add(move_key(earlier));
+        h.add(move_key(mv));
+        (h.finish() >> (64 - CONTINUATION_BITS)) as usize
+    }
+
+    #[inline]
+    pub fn get<M: Hash>(&self, earlier: &M, mv: &M) -> i32 {
+        self.table[Self::index(earlier, mv)]
+    }
+
+    /// As [`History::update`], for `mv` played after `earlier`.
+    #[inline]
+    pub fn update<M: Hash>(&mut self, earlier: &M, mv: &M, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let e = &mut self.table[Self::index(earlier, mv)];
+        *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Halves every score, as [`History::age`].
+    pub fn age(&mut self) {
+        for e in &mut self.table {
+            *e /= 2;
+        }
+    }
+}
+
 /// Two quiet moves per ply that recently caused a cut in a sibling position.
 pub(crate) struct Killers<M> {
     slots: Vec<[Option<M>; 2]>,
@@ -191,6 +236,28 @@ mod tests {
         assert_eq!(h.get(Seat(0), &(3u8, 4u8)), 0, "seats keep separate tables");
         h.age();
         assert_eq!(h.get(Seat(1), &(3u8, 4u8)), v / 2);
+    }
+
+    #[test]
+    fn continuation_history_is_kept_per_earlier_move() {
+        let mut c = ContinuationHistory::new();
+        let (after, other, reply) = ((1u8, 2u8), (5u8, 6u8), (3u8, 4u8));
+        for _ in 0..1000 {
+            c.update(&after, &reply, 400);
+        }
+        let v = c.get(&after, &reply);
+        assert!(v > HISTORY_MAX * 9 / 10 && v <= HISTORY_MAX, "{v}");
+        // The same reply after another move, and the pair the other way round, know nothing.
+        assert_eq!(c.get(&other, &reply), 0);
+        assert_eq!(c.get(&reply, &after), 0);
+        c.update(&after, &reply, -HISTORY_MAX);
+        assert!(
+            c.get(&after, &reply) <= 0,
+            "a full malus undoes a saturated score"
+        );
+        c.update(&other, &reply, 800);
+        c.age();
+        assert_eq!(c.get(&other, &reply), 400);
     }
 
     #[test]
