@@ -630,10 +630,9 @@ impl<G: Heuristic> AlphaBeta<G> {
             return self.eval(game, side);
         }
         let previous = ply.checked_sub(1).and_then(|p| self.played[p]);
-        let earlier = [previous, ply.checked_sub(2).and_then(|p| self.played[p])];
         let line = Line {
             counter: previous.and_then(|p| self.counters.get(&p)),
-            earlier,
+            earlier: [previous, ply.checked_sub(2).and_then(|p| self.played[p])],
         };
         let mut list = mem::take(&mut self.lists[ply]);
         list.clear();
@@ -722,13 +721,13 @@ impl<G: Heuristic> AlphaBeta<G> {
                                 self.counters.set(&p, mv);
                             }
                             self.history.update(mover, &mv, bonus);
-                            for e in earlier.iter().flatten() {
+                            for e in line.earlier.iter().flatten() {
                                 self.continuation.update(e, &mv, bonus);
                             }
                             for &(_, t, tried) in &list[..i] {
                                 if !t {
                                     self.history.update(mover, &tried, -bonus);
-                                    for e in earlier.iter().flatten() {
+                                    for e in line.earlier.iter().flatten() {
                                         self.continuation.update(e, &tried, -bonus);
                                     }
                                 }

@@ -62,6 +62,20 @@ const HISTORY_BITS: u32 = 12;
 /// History scores stay within ±this, so they never outrank killers or tactical moves.
 pub(crate) const HISTORY_MAX: i32 = 1 << 14;
 
+/// Moves a history score by `bonus` with "gravity": saturating smoothly at ±[`HISTORY_MAX`].
+#[inline]
+fn nudge(score: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *score += bonus - *score * bonus.abs() / HISTORY_MAX;
+}
+
+/// Halves every score of a history table.
+fn halve(table: &mut [i32]) {
+    for e in table {
+        *e /= 2;
+    }
+}
+
 /// How often a quiet move caused a cut, per seat: the history heuristic, with the usual
 /// "gravity" update so that scores saturate at [`HISTORY_MAX`] and old lessons fade.
 pub(crate) struct History {
@@ -90,16 +104,12 @@ impl History {
     /// before the cut that failed), saturating smoothly at ±[`HISTORY_MAX`].
     #[inline]
     pub fn update<M: Hash>(&mut self, seat: Seat, mv: &M, bonus: i32) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let e = &mut self.table[Self::index(seat, mv)];
-        *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+        nudge(&mut self.table[Self::index(seat, mv)], bonus);
     }
 
     /// Halves every score: called between searches so the last move's lessons weigh less.
     pub fn age(&mut self) {
-        for e in &mut self.table {
-            *e /= 2;
-        }
+        halve(&mut self.table);
     }
 }
 
@@ -135,16 +145,12 @@ impl ContinuationHistory {
     /// As [`History::update`], for `mv` played after `earlier`.
     #[inline]
     pub fn update<M: Hash>(&mut self, earlier: &M, mv: &M, bonus: i32) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let e = &mut self.table[Self::index(earlier, mv)];
-        *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+        nudge(&mut self.table[Self::index(earlier, mv)], bonus);
     }
 
     /// Halves every score, as [`History::age`].
     pub fn age(&mut self) {
-        for e in &mut self.table {
-            *e /= 2;
-        }
+        halve(&mut self.table);
     }
 }
 

@@ -565,7 +565,7 @@ fn threats<B: Width>(
     let e = 1 - s as usize;
     // What the enemy's minor pieces (fers, fil), knights, rooks and king attack.
     let [by_minor, by_knight, by_rook, by_king] = attacks.seats[e].by_kind;
-    let (twice, attacks) = (attacks.twice, attacks.by);
+    let (twice, attacks) = (attacks.twice(), attacks.by());
     let restricted = (attacks[s as usize] & attacks[e] & !own_guard).count() as i32;
     let (mut mg, mut eg) = (restricted * w.restricted, restricted * w.restricted);
     let own = pos.seat_bb[s as usize];
@@ -628,7 +628,7 @@ fn push_threats<B: Width>(
     own_guard: Bitboard<B>,
     attacks: &Attacks<B>,
 ) -> (i32, i32) {
-    let attacks = attacks.by;
+    let attacks = attacks.by();
     let e = 1 - s as usize;
     let pawns = pawn_bb(t, pos);
     let mut pieces = pos.seat_bb[s as usize] & !pawns;
@@ -750,23 +750,25 @@ impl<B: Width> SeatAttacks<B> {
     }
 }
 
-/// Both seats' attack maps, worked out once per evaluation: `by[s]` is what seat `s`
-/// attacks, `twice[s]` what it attacks with two pieces or more.
+/// Both seats' attack maps, worked out once per evaluation: `by()[s]` is what seat `s`
+/// attacks, `twice()[s]` what it attacks with two pieces or more.
 #[derive(Copy, Clone)]
 struct Attacks<B: Width> {
-    by: [Bitboard<B>; 2],
-    twice: [Bitboard<B>; 2],
     seats: [SeatAttacks<B>; 2],
 }
 
 impl<B: Width> Attacks<B> {
     fn of(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> Self {
         let seats = [SeatAttacks::of(t, r, pos, 0), SeatAttacks::of(t, r, pos, 1)];
-        Attacks {
-            by: [seats[0].once, seats[1].once],
-            twice: [seats[0].twice, seats[1].twice],
-            seats,
-        }
+        Attacks { seats }
+    }
+
+    fn by(&self) -> [Bitboard<B>; 2] {
+        [self.seats[0].once, self.seats[1].once]
+    }
+
+    fn twice(&self) -> [Bitboard<B>; 2] {
+        [self.seats[0].twice, self.seats[1].twice]
     }
 }
 
