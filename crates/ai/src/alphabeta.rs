@@ -1,13 +1,13 @@
 //! Alpha-beta for two sides: two seats, or (paranoid) the seat to move against all others.
 //!
 //! Negamax with iterative deepening, principal variation search, a transposition table,
-//! quiescence over tactical moves, check extensions, late move reductions, forward pruning
-//! where the game gives a margin (reverse futility, null move, futility, late moves and
-//! exchange-losing captures, on the table's value where it bounds the static one), and move
-//! ordering by table move, tactical score, killers, countermoves, history and continuation
-//! history (the history of a quiet move after the two moves before it). Chance
-//! events are averaged over their outcomes with Star1 pruning (Ballard's *-minimax), using
-//! ±[`MATE`] as the bounds on a child's value.
+//! quiescence over tactical moves, check extensions, late move reductions, and where the
+//! game gives a margin: singular extensions (with multi-cut) and forward pruning (reverse
+//! futility, null move, futility, late moves and exchange-losing captures, on the table's
+//! value where it bounds the static one). Moves are ordered by table move, tactical score,
+//! killers, countermoves, history and continuation history (the history of a quiet move
+//! after the two moves before it). Chance events are averaged over their outcomes with
+//! Star1 pruning (Ballard's *-minimax), using ±[`MATE`] as the bounds on a child's value.
 //!
 //! Plies (for mate distances and the per-ply tables) count moves only, not chance events.
 //!
@@ -54,6 +54,10 @@ const ASPIRATION_WINDOW: i32 = 30;
 const ASPIRATION_GIVE_UP: i32 = 1000;
 /// From this depth on a node with no table move is searched a ply shallower.
 const IIR_DEPTH: i32 = 4;
+/// From this depth on the table move is tested for singularity.
+const SINGULAR_DEPTH: i32 = 6;
+/// A table move is singular if every other move stays this much a ply below its value.
+const SINGULAR_MARGIN: i32 = 2;
 /// The depth quiescence results are stored at: below every full-width search, so they
 /// never replace one and never answer one.
 const QUIESCENCE_DEPTH: i32 = -1;
@@ -104,6 +108,8 @@ pub(crate) struct AlphaBeta<G: Heuristic> {
     margin: Option<i32>,
     /// `nulled[ply]`: the node at `ply` was reached by a null move (no second one in a row).
     nulled: Vec<bool>,
+    /// `excluded[ply]`: the move the node at `ply` leaves out (a singular-extension test).
+    excluded: Vec<Option<G::Move>>,
     /// `static_evals[ply]`: the static value of the node at `ply` on the current line, where
     /// the game gives a margin and the mover is not in check.
     static_evals: Vec<Option<i32>>,
@@ -134,6 +140,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             win: None,
             margin: None,
             nulled: vec![false; MAX_PLY + 2],
+            excluded: vec![None; MAX_PLY + 2],
             static_evals: vec![None; MAX_PLY + 2],
             lmr: lmr_table(),
             evals: vec![(0, 0); EVAL_CACHE],
@@ -558,15 +565,23 @@ impl<G: Heuristic> AlphaBeta<G> {
         let pv_node = beta - alpha > 1;
         let alpha_orig = alpha;
         let key = game.hash() ^ self.salt;
+        let excluded = self.excluded[ply];
         let mut tt_move = None;
         let mut tt_value = None;
-        if let Some(e) = self.tt.as_ref().and_then(|t| t.probe(key)) {
+        let mut tt_depth = 0;
+        if let Some(e) = self
+            .tt
+            .as_ref()
+            .filter(|_| excluded.is_none())
+            .and_then(|t| t.probe(key))
+        {
             tt_move = e.mv;
             let s = from_table(e.score, ply);
             if !pv_node && i32::from(e.depth) >= depth && e.bound.settles(s, alpha, beta) {
                 return s;
             }
             tt_value = Some((s, e.bound));
+            tt_depth = i32::from(e.depth);
         }
         // No table move this deep: the node was not searched before and its ordering is a
         // guess; search it a ply shallower (internal iterative reduction).
@@ -607,7 +622,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             }
             // Null move: if passing still holds beta, a real move will (bar zugzwang, which
             // the game rules out where it offers the null move).
-            if depth >= 3 && ev >= beta && !self.nulled[ply] {
+            if depth >= 3 && ev >= beta && !self.nulled[ply] && excluded.is_none() {
                 if let Some(child) = game.null_move() {
                     let r = 3 + depth / 6;
                     self.played[ply] = None;
@@ -646,7 +661,47 @@ impl<G: Heuristic> AlphaBeta<G> {
         for i in 0..list.len() {
             pick_next(&mut list, i);
             let (order, tactical, mv) = list[i];
+            if excluded == Some(mv) {
+                continue;
+            }
             let quiet = !tactical && !in_check && order < KILLER;
+            // Singular extension: where the table move is known to reach a value and every
+            // other move, searched half as deep, stays below it less a margin, the table
+            // move alone holds the node: it is searched a ply deeper. Where the others reach
+            // that value too and it holds beta, two moves cut (multi-cut): the node fails high.
+            let mut extension = 0;
+            if let Some((tv, Bound::Lower | Bound::Exact)) = tt_value {
+                if tt_move == Some(mv)
+                    && excluded.is_none()
+                    && self.margin.is_some()
+                    && depth >= SINGULAR_DEPTH
+                    && tt_depth >= depth - 3
+                    && tv.abs() < MATE_BOUND
+                    && ply < 2 * self.root_depth as usize
+                {
+                    let singular_beta = tv - SINGULAR_MARGIN * depth;
+                    self.excluded[ply] = Some(mv);
+                    let v = self.search(
+                        game,
+                        (depth - 1) / 2,
+                        ply,
+                        singular_beta - 1,
+                        singular_beta,
+                        side,
+                    );
+                    self.excluded[ply] = None;
+                    if self.stopper.stopped {
+                        self.lists[ply] = list;
+                        return 0;
+                    }
+                    if v < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        self.lists[ply] = list;
+                        return singular_beta;
+                    }
+                }
+            }
             let mut child = game.clone();
             child.play(mv);
             self.played[ply] = Some(mv);
@@ -679,7 +734,7 @@ impl<G: Heuristic> AlphaBeta<G> {
                 }
             }
             let v = if i == 0 {
-                self.search(&child, depth - 1, ply + 1, alpha, beta, side)
+                self.search(&child, depth - 1 + extension, ply + 1, alpha, beta, side)
             } else {
                 let quiet_late = quiet && i >= 3;
                 let r = if depth >= 3 && quiet_late {
@@ -739,6 +794,11 @@ impl<G: Heuristic> AlphaBeta<G> {
             }
         }
         self.lists[ply] = list;
+        if excluded.is_some() {
+            // An exclusion search stores nothing (its value leaves a move out); with no other
+            // move to search, it fails low.
+            return best.max(alpha_orig);
+        }
         let bound = Bound::of(best, alpha_orig, beta);
         if let Some(tt) = &mut self.tt {
             tt.store(key, best_move, to_table(best, ply), depth, bound);
