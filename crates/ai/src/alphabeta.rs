@@ -3,8 +3,8 @@
 //! Negamax with iterative deepening, principal variation search, a transposition table,
 //! quiescence over tactical moves, check extensions, late move reductions, and where the
 //! game gives a margin: singular extensions (with multi-cut) and forward pruning (reverse
-//! futility, null move, futility, late moves and exchange-losing captures, on the table's
-//! value where it bounds the static one). Moves are ordered by table move, tactical score,
+//! futility, null move, ProbCut, futility, late moves and exchange-losing captures, on the
+//! table's value where it bounds the static one). Moves are ordered by table move, tactical score,
 //! killers, countermoves, history and continuation history (the history of a quiet move
 //! after the two moves before it). Chance events are averaged over their outcomes with
 //! Star1 pruning (Ballard's *-minimax), using ±[`MATE`] as the bounds on a child's value.
@@ -634,6 +634,34 @@ impl<G: Heuristic> AlphaBeta<G> {
                     }
                     if v >= beta {
                         return if v >= MATE_BOUND { beta } else { v };
+                    }
+                }
+            }
+            // ProbCut: a capture that wins enough on its exchange, and still beats beta by
+            // a margin when searched four plies shallower, almost surely beats it in full.
+            // (Never the move a singular-extension test leaves out.)
+            let raised = beta + 2 * m;
+            if depth >= 5 && raised < MATE_BOUND {
+                let mut captures = G::MoveList::default();
+                game.tactical_moves(&mut captures);
+                for &mv in captures.as_slice() {
+                    if excluded == Some(mv)
+                        || game.exchange_gain(mv).is_none_or(|g| ev + g < raised)
+                    {
+                        continue;
+                    }
+                    let mut child = game.clone();
+                    child.play(mv);
+                    self.played[ply] = Some(mv);
+                    let mut v = self.quiesce(&child, ply + 1, raised - 1, raised, side, 0);
+                    if v >= raised && !self.stopper.stopped {
+                        v = self.search(&child, depth - 5, ply + 1, raised - 1, raised, side);
+                    }
+                    if self.stopper.stopped {
+                        return 0;
+                    }
+                    if v >= raised {
+                        return v;
                     }
                 }
             }
