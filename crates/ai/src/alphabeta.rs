@@ -4,9 +4,9 @@
 //! quiescence over tactical moves, check extensions, late move reductions, and where the
 //! game gives a margin: singular extensions (with multi-cut) and forward pruning (reverse
 //! futility, null move, ProbCut, futility, late moves and exchange-losing captures, on the
-//! table's value where it bounds the static one). Moves are ordered by table move, tactical score,
-//! killers, countermoves, history and continuation history (the history of a quiet move
-//! after the two moves before it). Chance events are averaged over their outcomes with
+//! table's value where it bounds the static one). Moves are ordered by table move, tactical
+//! score, killers, countermoves, history and continuation history (the history of a quiet
+//! move after the two moves before it). Chance events are averaged over their outcomes with
 //! Star1 pruning (Ballard's *-minimax), using ±[`MATE`] as the bounds on a child's value.
 //!
 //! Plies (for mate distances and the per-ply tables) count moves only, not chance events.
@@ -420,6 +420,13 @@ impl<G: Heuristic> AlphaBeta<G> {
         out
     }
 
+    /// Whether a node at `ply` may still be extended: not past twice the root depth, so
+    /// extensions cannot make the search endless.
+    #[inline]
+    fn may_extend(&self, ply: usize) -> bool {
+        ply < 2 * self.root_depth as usize
+    }
+
     #[inline]
     fn side_of(&self, seat: Seat) -> u8 {
         u8::from(seat != self.anchor)
@@ -568,7 +575,6 @@ impl<G: Heuristic> AlphaBeta<G> {
         let excluded = self.excluded[ply];
         let mut tt_move = None;
         let mut tt_value = None;
-        let mut tt_depth = 0;
         if let Some(e) = self
             .tt
             .as_ref()
@@ -580,8 +586,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             if !pv_node && i32::from(e.depth) >= depth && e.bound.settles(s, alpha, beta) {
                 return s;
             }
-            tt_value = Some((s, e.bound));
-            tt_depth = i32::from(e.depth);
+            tt_value = Some((s, e.bound, i32::from(e.depth)));
         }
         // No table move this deep: the node was not searched before and its ordering is a
         // guess; search it a ply shallower (internal iterative reduction).
@@ -589,7 +594,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             depth -= 1;
         }
         let in_check = game.in_check();
-        if in_check && ply < 2 * self.root_depth as usize {
+        if in_check && self.may_extend(ply) {
             depth += 1;
         }
 
@@ -608,7 +613,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         // A stored search value bounds the position better than the static value where its
         // bound points the right way: prune on it instead.
         let static_eval = margin.and(raw_eval).map(|ev| match tt_value {
-            Some((s, bound)) if s.abs() < MATE_BOUND => match bound {
+            Some((s, bound, _)) if s.abs() < MATE_BOUND => match bound {
                 Bound::Exact => s,
                 Bound::Lower => ev.max(s),
                 Bound::Upper => ev.min(s),
@@ -682,6 +687,43 @@ impl<G: Heuristic> AlphaBeta<G> {
         for &mv in moves.as_slice() {
             list.push(self.order(game, mover, mv, tt_move, &line, ply));
         }
+        // Singular extension: where the table move is known to reach a value and every other
+        // move, searched half as deep, stays below it less a margin, the table move alone
+        // holds the node: it is searched a ply deeper. Where the others reach that value too
+        // and it holds beta, two moves cut (multi-cut): the node fails high.
+        let mut singular = false;
+        if let (Some(tt), Some((tv, Bound::Lower | Bound::Exact, tt_depth))) = (tt_move, tt_value) {
+            if excluded.is_none()
+                && self.margin.is_some()
+                && depth >= SINGULAR_DEPTH
+                && tt_depth >= depth - 3
+                && tv.abs() < MATE_BOUND
+                && self.may_extend(ply)
+                && moves.as_slice().contains(&tt)
+            {
+                let singular_beta = tv - SINGULAR_MARGIN * depth;
+                self.excluded[ply] = Some(tt);
+                let v = self.search(
+                    game,
+                    (depth - 1) / 2,
+                    ply,
+                    singular_beta - 1,
+                    singular_beta,
+                    side,
+                );
+                self.excluded[ply] = None;
+                if self.stopper.stopped {
+                    self.lists[ply] = list;
+                    return 0;
+                }
+                if v < singular_beta {
+                    singular = true;
+                } else if singular_beta >= beta {
+                    self.lists[ply] = list;
+                    return singular_beta;
+                }
+            }
+        }
 
         let mut best = -INF;
         let mut best_move = None;
@@ -693,43 +735,6 @@ impl<G: Heuristic> AlphaBeta<G> {
                 continue;
             }
             let quiet = !tactical && !in_check && order < KILLER;
-            // Singular extension: where the table move is known to reach a value and every
-            // other move, searched half as deep, stays below it less a margin, the table
-            // move alone holds the node: it is searched a ply deeper. Where the others reach
-            // that value too and it holds beta, two moves cut (multi-cut): the node fails high.
-            let mut extension = 0;
-            if let Some((tv, Bound::Lower | Bound::Exact)) = tt_value {
-                if tt_move == Some(mv)
-                    && excluded.is_none()
-                    && self.margin.is_some()
-                    && depth >= SINGULAR_DEPTH
-                    && tt_depth >= depth - 3
-                    && tv.abs() < MATE_BOUND
-                    && ply < 2 * self.root_depth as usize
-                {
-                    let singular_beta = tv - SINGULAR_MARGIN * depth;
-                    self.excluded[ply] = Some(mv);
-                    let v = self.search(
-                        game,
-                        (depth - 1) / 2,
-                        ply,
-                        singular_beta - 1,
-                        singular_beta,
-                        side,
-                    );
-                    self.excluded[ply] = None;
-                    if self.stopper.stopped {
-                        self.lists[ply] = list;
-                        return 0;
-                    }
-                    if v < singular_beta {
-                        extension = 1;
-                    } else if singular_beta >= beta {
-                        self.lists[ply] = list;
-                        return singular_beta;
-                    }
-                }
-            }
             let mut child = game.clone();
             child.play(mv);
             self.played[ply] = Some(mv);
@@ -762,6 +767,7 @@ impl<G: Heuristic> AlphaBeta<G> {
                 }
             }
             let v = if i == 0 {
+                let extension = i32::from(tt_move == Some(mv) && singular);
                 self.search(&child, depth - 1 + extension, ply + 1, alpha, beta, side)
             } else {
                 let quiet_late = quiet && i >= 3;
