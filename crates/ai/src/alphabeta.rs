@@ -4,7 +4,8 @@
 //! quiescence over tactical moves, check extensions, late move reductions, and where the
 //! game gives a margin: singular extensions (with multi-cut) and forward pruning (reverse
 //! futility, null move, ProbCut, futility, late moves and exchange-losing captures, on the
-//! table's value where it bounds the static one). Moves are ordered by table move, tactical
+//! table's value where it bounds the static one, and on a static value corrected by its
+//! mean error in like positions: correction history). Moves are ordered by table move, tactical
 //! score, killers, countermoves, history and continuation history (the history of a quiet
 //! move after the two moves before it). Chance events are averaged over their outcomes with
 //! Star1 pruning (Ballard's *-minimax), using ±[`MATE`] as the bounds on a child's value.
@@ -16,6 +17,7 @@
 //! the other side flips the window and the sign, so turn order need not alternate (passes,
 //! a seat moving twice, a coalition of three).
 
+use crate::correction::CorrectionHistory;
 use crate::limits::{Control, Limits, Stopper};
 use crate::ordering::{ContinuationHistory, Counters, History, Killers, HISTORY_MAX};
 use crate::score::{
@@ -92,6 +94,7 @@ pub(crate) struct AlphaBeta<G: Heuristic> {
     killers: Killers<G::Move>,
     counters: Counters<G::Move>,
     continuation: ContinuationHistory,
+    correction: CorrectionHistory,
     /// `played[ply]`: the move made at `ply` on the current line (`None` for a null move).
     played: Vec<Option<G::Move>>,
     /// Triangular principal-variation table: `pv[ply]` is the best line from `ply`.
@@ -130,6 +133,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             killers: Killers::new(MAX_PLY + 1),
             counters: Counters::new(),
             continuation: ContinuationHistory::new(),
+            correction: CorrectionHistory::new(),
             played: vec![None; MAX_PLY + 2],
             pv: (0..=MAX_PLY).map(|_| ArrayVec::new()).collect(),
             lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
@@ -157,6 +161,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         self.killers.clear();
         self.counters.clear();
         self.continuation = ContinuationHistory::new();
+        self.correction = CorrectionHistory::new();
         self.evals.fill((0, 0));
     }
 
@@ -607,12 +612,18 @@ impl<G: Heuristic> AlphaBeta<G> {
             .margin
             .filter(|_| !in_check)
             .map(|_| self.cached_eval(game, side));
-        self.static_evals[ply] = raw_eval;
+        // The static value corrected by its mean error in positions of the same key.
+        let correction_key = raw_eval.and(game.correction_key());
+        let corrected = match (raw_eval, correction_key) {
+            (Some(ev), Some(k)) => Some(self.correction.correct(side, k, ev)),
+            _ => raw_eval,
+        };
+        self.static_evals[ply] = corrected;
         // Pruning and reductions are gentler while the mover's position improves.
         let improving = improving(&self.static_evals, ply);
         // A stored search value bounds the position better than the static value where its
         // bound points the right way: prune on it instead.
-        let static_eval = margin.and(raw_eval).map(|ev| match tt_value {
+        let static_eval = margin.and(corrected).map(|ev| match tt_value {
             Some((s, bound, _)) if s.abs() < MATE_BOUND => match bound {
                 Bound::Exact => s,
                 Bound::Lower => ev.max(s),
@@ -837,6 +848,17 @@ impl<G: Heuristic> AlphaBeta<G> {
         if let Some(tt) = &mut self.tt {
             tt.store(key, best_move, to_table(best, ply), depth, bound);
         }
+        // What the search found says how wrong the static value was, unless a capture
+        // decided it (not the structure's fault) or the bound points the unhelpful way.
+        if let (Some(raw), Some(ev), Some(k)) = (raw_eval, corrected, correction_key) {
+            if best.abs() < MATE_BOUND
+                && best_move.is_none_or(|mv| !game.is_tactical(mv))
+                && !(bound == Bound::Lower && best <= ev)
+                && !(bound == Bound::Upper && best >= ev)
+            {
+                self.correction.update(side, k, depth, raw, best);
+            }
+        }
         best
     }
 
@@ -949,7 +971,10 @@ impl<G: Heuristic> AlphaBeta<G> {
         let evasions = qdepth < QCHECK_DEPTH && game.in_check();
         let mut best = -INF;
         if !evasions {
-            let stand = self.cached_eval(game, side);
+            let mut stand = self.cached_eval(game, side);
+            if let Some(k) = self.margin.and(game.correction_key()) {
+                stand = self.correction.correct(side, k, stand);
+            }
             if stand >= beta {
                 return stand;
             }

@@ -21,6 +21,7 @@
 
 mod alphabeta;
 mod arena;
+mod correction;
 mod limits;
 mod maxn;
 mod ordering;

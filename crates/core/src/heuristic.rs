@@ -114,4 +114,12 @@ pub trait Heuristic: Game {
     fn futility_margin(&self) -> Option<i32> {
         None
     }
+
+    /// A hash of the part of the position whose misjudgements the static value repeats
+    /// from one position to the next (in chess, where the pawns stand): the search learns
+    /// the mean error per key and corrects the static value by it before pruning on it.
+    /// `None` (the default): no correction.
+    fn correction_key(&self) -> Option<u64> {
+        None
+    }
 }

@@ -1464,6 +1464,24 @@ impl Heuristic for ChessGame {
         (self.rules().num_seats() == 2).then_some(PAWN)
     }
 
+    /// Each seat's pawns, hashed (two seats): the evaluation's errors follow the structure.
+    fn correction_key(&self) -> Option<u64> {
+        let r = self.rules();
+        if r.num_seats() != 2 {
+            return None;
+        }
+        let t = tables(r);
+        with_pos!(self.position(), pos => {
+            let mut h = 0u64;
+            for pawns in pos.seats_pawns(&t) {
+                for w in pawns.0.to_w256().0 {
+                    h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+                }
+            }
+            Some(h.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        })
+    }
+
     /// In check, or (Forçado) bound to capture: either way the side to move may not stand
     /// on the static value, so quiescence searches every legal move and the main search
     /// extends the line (forced captures are how Forçado's sacrifices pay off).
@@ -1628,6 +1646,44 @@ mod tests {
             let mv = moves.as_slice()[rng.gen_range(0..moves.as_slice().len())];
             g.play(mv);
         }
+    }
+
+    #[test]
+    fn the_correction_key_follows_the_pawns_and_nothing_else() {
+        use rand::{Rng, SeedableRng};
+        let r = load("shatranj");
+        let mut g = ChessGame::new(&r);
+        let t = tables(g.rules());
+        let pawns_of = |g: &ChessGame| with_pos!(g.position(), pos => pos.seats_pawns(&t).map(|b| b.0.to_w256()));
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let (mut kept, mut changed) = (0, 0);
+        for _ in 0..400 {
+            if g.turn() == libro_core::Turn::Over {
+                g = ChessGame::new(&r);
+            }
+            let before = (pawns_of(&g), g.correction_key().unwrap());
+            let mut moves = MoveList::default();
+            g.legal_moves(&mut moves);
+            let mv = moves.as_slice()[rng.gen_range(0..moves.as_slice().len())];
+            g.play(mv);
+            let after = (pawns_of(&g), g.correction_key().unwrap());
+            if before.0 == after.0 {
+                assert_eq!(
+                    before.1, after.1,
+                    "{mv:?} left the pawns but changed the key"
+                );
+                kept += 1;
+            } else {
+                assert_ne!(before.1, after.1, "{mv:?} moved a pawn but kept the key");
+                changed += 1;
+            }
+        }
+        assert!(kept > 0 && changed > 0);
+        // Four seats: the search prunes on no static value, so there is nothing to correct.
+        assert_eq!(
+            ChessGame::new(&load("cuatro-tiempos")).correction_key(),
+            None
+        );
     }
 
     /// Both seats' [`threats`] in the position `text`, white's first.
