@@ -84,6 +84,14 @@ impl<M> Default for Line<M> {
     }
 }
 
+/// A node's static value as evaluated, as corrected, and the key of its correction.
+#[derive(Copy, Clone)]
+struct StaticValue {
+    raw: i32,
+    corrected: i32,
+    key: Option<u64>,
+}
+
 /// A move in a node's list: its ordering score and whether it is tactical.
 type Scored<M> = (i32, bool, M);
 
@@ -469,6 +477,19 @@ impl<G: Heuristic> AlphaBeta<G> {
         }
     }
 
+    /// The static value for `side` and, where the game gives a correction key, the same
+    /// corrected by the mean error the search has seen under that key.
+    fn corrected_eval(&mut self, game: &G, side: u8) -> StaticValue {
+        let raw = self.cached_eval(game, side);
+        let key = game.correction_key();
+        let corrected = key.map_or(raw, |k| self.correction.correct(side, k, raw));
+        StaticValue {
+            raw,
+            corrected,
+            key,
+        }
+    }
+
     fn terminal(&self, game: &G, side: u8, ply: usize) -> i32 {
         let v = game.result().map_or(0, |r| match self.win {
             Some(win) => (place_utility(&r, self.anchor) * f64::from(win)).round() as i32,
@@ -608,16 +629,11 @@ impl<G: Heuristic> AlphaBeta<G> {
         let margin = self
             .margin
             .filter(|_| !pv_node && !in_check && beta.abs() < MATE_BOUND);
-        let raw_eval = self
+        let evals = self
             .margin
             .filter(|_| !in_check)
-            .map(|_| self.cached_eval(game, side));
-        // The static value corrected by its mean error in positions of the same key.
-        let correction_key = raw_eval.and(game.correction_key());
-        let corrected = match (raw_eval, correction_key) {
-            (Some(ev), Some(k)) => Some(self.correction.correct(side, k, ev)),
-            _ => raw_eval,
-        };
+            .map(|_| self.corrected_eval(game, side));
+        let corrected = evals.map(|e| e.corrected);
         self.static_evals[ply] = corrected;
         // Pruning and reductions are gentler while the mover's position improves.
         let improving = improving(&self.static_evals, ply);
@@ -738,6 +754,7 @@ impl<G: Heuristic> AlphaBeta<G> {
 
         let mut best = -INF;
         let mut best_move = None;
+        let mut best_tactical = false;
         let mut quiets = 0;
         for i in 0..list.len() {
             pick_next(&mut list, i);
@@ -810,6 +827,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             if v > best {
                 best = v;
                 best_move = Some(mv);
+                best_tactical = tactical;
                 if v > alpha {
                     alpha = v;
                     self.update_pv(ply, mv);
@@ -850,12 +868,15 @@ impl<G: Heuristic> AlphaBeta<G> {
         }
         // What the search found says how wrong the static value was, unless a capture
         // decided it (not the structure's fault) or the bound points the unhelpful way.
-        if let (Some(raw), Some(ev), Some(k)) = (raw_eval, corrected, correction_key) {
-            if best.abs() < MATE_BOUND
-                && best_move.is_none_or(|mv| !game.is_tactical(mv))
-                && !(bound == Bound::Lower && best <= ev)
-                && !(bound == Bound::Upper && best >= ev)
-            {
+        if let Some(StaticValue {
+            raw,
+            corrected: ev,
+            key: Some(k),
+        }) = evals
+        {
+            let unhelpful =
+                (bound == Bound::Lower && best <= ev) || (bound == Bound::Upper && best >= ev);
+            if best.abs() < MATE_BOUND && !best_tactical && !unhelpful {
                 self.correction.update(side, k, depth, raw, best);
             }
         }
@@ -971,10 +992,11 @@ impl<G: Heuristic> AlphaBeta<G> {
         let evasions = qdepth < QCHECK_DEPTH && game.in_check();
         let mut best = -INF;
         if !evasions {
-            let mut stand = self.cached_eval(game, side);
-            if let Some(k) = self.margin.and(game.correction_key()) {
-                stand = self.correction.correct(side, k, stand);
-            }
+            let stand = if self.margin.is_some() {
+                self.corrected_eval(game, side).corrected
+            } else {
+                self.cached_eval(game, side)
+            };
             if stand >= beta {
                 return stand;
             }

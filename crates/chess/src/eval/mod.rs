@@ -443,10 +443,7 @@ fn pawn_structure<B: Width>(
         return pawn_structure_of(t, r, pos, s, own_pawns);
     }
     let key = own_pawns.0.to_w256();
-    let mut h = u64::from(s);
-    for w in key.0 {
-        h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
-    }
+    let h = mix_words(u64::from(s), &key.0);
     let slot = &t.pawn_cache[(h >> (64 - PAWN_CACHE.trailing_zeros())) as usize];
     let e = slot.get();
     if e.seat == s && e.pawns == key {
@@ -461,6 +458,14 @@ fn pawn_structure<B: Width>(
         guarded: guarded.0.to_w256(),
     });
     (mg, eg, guarded)
+}
+
+/// `h` with `words` mixed in (multiply-rotate): the pawn cache's and correction's keys.
+fn mix_words(mut h: u64, words: &[u64]) -> u64 {
+    for &w in words {
+        h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+    }
+    h
 }
 
 /// [`pawn_structure`], worked out.
@@ -1472,12 +1477,8 @@ impl Heuristic for ChessGame {
         }
         let t = tables(r);
         with_pos!(self.position(), pos => {
-            let mut h = 0u64;
-            for pawns in pos.seats_pawns(&t) {
-                for w in pawns.0.to_w256().0 {
-                    h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
-                }
-            }
+            let [white, black] = pos.seats_pawns(&t);
+            let h = mix_words(mix_words(0, &white.0.to_w256().0), &black.0.to_w256().0);
             Some(h.wrapping_mul(0x9e37_79b9_7f4a_7c15))
         })
     }
