@@ -26,7 +26,7 @@ use crate::score::{
 use crate::search::{Deepening, SearchInfo, SearchResult};
 use crate::tt::{Bound, Table};
 use arrayvec::ArrayVec;
-use libro_core::{Chance, Heuristic, MoveBuffer, Seat, Turn, EVAL_LIMIT};
+use libro_core::{Chance, CorrectionKeys, Heuristic, MoveBuffer, Seat, Turn, EVAL_LIMIT};
 use std::mem;
 
 /// Ordering tiers: the table move, then tactical moves, then killers, then the rest.
@@ -84,12 +84,12 @@ impl<M> Default for Line<M> {
     }
 }
 
-/// A node's static value as evaluated, as corrected, and the key of its correction.
+/// A node's static value as evaluated, as corrected, and the keys of its correction.
 #[derive(Copy, Clone)]
 struct StaticValue {
     raw: i32,
     corrected: i32,
-    key: Option<u64>,
+    keys: Option<CorrectionKeys>,
 }
 
 /// A move in a node's list: its ordering score and whether it is tactical.
@@ -477,16 +477,16 @@ impl<G: Heuristic> AlphaBeta<G> {
         }
     }
 
-    /// The static value for `side` and, where the game gives a correction key, the same
-    /// corrected by the mean error the search has seen under that key.
+    /// The static value for `side` and, where the game gives correction keys, the same
+    /// corrected by the mean errors the search has seen under those keys.
     fn corrected_eval(&mut self, game: &G, side: u8) -> StaticValue {
         let raw = self.cached_eval(game, side);
-        let key = game.correction_key();
-        let corrected = key.map_or(raw, |k| self.correction.correct(side, k, raw));
+        let keys = game.correction_keys();
+        let corrected = keys.map_or(raw, |k| self.correction.correct(side, &k, raw));
         StaticValue {
             raw,
             corrected,
-            key,
+            keys,
         }
     }
 
@@ -871,13 +871,13 @@ impl<G: Heuristic> AlphaBeta<G> {
         if let Some(StaticValue {
             raw,
             corrected: ev,
-            key: Some(k),
+            keys: Some(k),
         }) = evals
         {
             let unhelpful =
                 (bound == Bound::Lower && best <= ev) || (bound == Bound::Upper && best >= ev);
             if best.abs() < MATE_BOUND && !best_tactical && !unhelpful {
-                self.correction.update(side, k, depth, raw, best);
+                self.correction.update(side, &k, depth, raw, best);
             }
         }
         best

@@ -115,11 +115,22 @@ pub trait Heuristic: Game {
         None
     }
 
-    /// A hash of the part of the position whose misjudgements the static value repeats
-    /// from one position to the next (in chess, where the pawns stand): the search learns
-    /// the mean error per key and corrects the static value by it before pruning on it.
-    /// `None` (the default): no correction.
-    fn correction_key(&self) -> Option<u64> {
+    /// Hashes of the parts of the position whose misjudgements the static value repeats
+    /// from one position to the next (in chess: where the pawns stand, and each seat's
+    /// pieces): the search learns the mean error per key and corrects the static value by
+    /// it before pruning on it. `None` (the default): no correction.
+    fn correction_keys(&self) -> Option<CorrectionKeys> {
         None
     }
+}
+
+/// What the correction history learns its means under (see
+/// [`Heuristic::correction_keys`]): its errors follow the structure most and each side's
+/// pieces less, and the search weighs the means so.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CorrectionKeys {
+    /// The slow-changing frame of the position, both sides' (in chess, the pawns).
+    pub structure: u64,
+    /// Each of the two sides' other men (in chess, each seat's pieces, king included).
+    pub pieces: [u64; 2],
 }

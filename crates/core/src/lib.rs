@@ -18,7 +18,7 @@ mod seat;
 
 pub use census::{Census, Landing};
 pub use game::{play_text, Chance, Game, NoChance, NoChanceError, Ruleset, Turn};
-pub use heuristic::{Heuristic, EVAL_LIMIT};
+pub use heuristic::{CorrectionKeys, Heuristic, EVAL_LIMIT};
 pub use lazy::LazyFlag;
 pub use movelist::{MoveBuffer, MoveList};
 pub use outcome::{EndReason, GameResult, SeatOutcome};

@@ -13,7 +13,7 @@ use crate::geometry::{Bitboard, Bits, Board, Square, W256};
 use crate::options::{BareKing, DoubleStep, ForcedCapture, Promotion, Stacking};
 use crate::position::{with_pos, Move, MoveList, Pos, Sink};
 use crate::rules::{ChessRules, PieceKind, Width, MAX_SEATS, MAX_TYPES};
-use libro_core::{Game, Heuristic, Seat};
+use libro_core::{CorrectionKeys, Game, Heuristic, Seat};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::{Arc, Weak};
@@ -1000,6 +1000,18 @@ fn pawn_bb<B: Width>(t: &Tables, pos: &Pos<B>) -> Bitboard<B> {
 
 impl<B: Width> Pos<B> {
     /// Each seat's pawns (two seats).
+    /// Seat `s`'s pieces (every kind but pawns, king included), hashed kind by kind.
+    fn pieces_key(&self, t: &Tables, s: u8) -> u64 {
+        let mut h = u64::from(s) + 1;
+        for kind in (0..MAX_TYPES).filter(|&k| t.pawns & (1 << k) == 0) {
+            let own = self.type_bb[kind] & self.seat_bb[usize::from(s)];
+            if own.any() {
+                h = mix_words(h ^ ((kind as u64) << 56), &own.0.to_w256().0);
+            }
+        }
+        h.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
     fn seats_pawns(&self, t: &Tables) -> [Bitboard<B>; 2] {
         let mut all = Bitboard::EMPTY;
         let mut m = t.pawns;
@@ -1469,8 +1481,9 @@ impl Heuristic for ChessGame {
         (self.rules().num_seats() == 2).then_some(PAWN)
     }
 
-    /// Each seat's pawns, hashed (two seats): the evaluation's errors follow the structure.
-    fn correction_key(&self) -> Option<u64> {
+    /// Each seat's pawns, hashed together, and each seat's pieces by kind, hashed apart
+    /// (two seats): the evaluation's errors follow the structure, and less so the pieces.
+    fn correction_keys(&self) -> Option<CorrectionKeys> {
         let r = self.rules();
         if r.num_seats() != 2 {
             return None;
@@ -1479,7 +1492,10 @@ impl Heuristic for ChessGame {
         with_pos!(self.position(), pos => {
             let [white, black] = pos.seats_pawns(&t);
             let h = mix_words(mix_words(0, &white.0.to_w256().0), &black.0.to_w256().0);
-            Some(h.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            Some(CorrectionKeys {
+                structure: h.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                pieces: [0, 1].map(|s| pos.pieces_key(&t, s)),
+            })
         })
     }
 
@@ -1650,39 +1666,62 @@ mod tests {
     }
 
     #[test]
-    fn the_correction_key_follows_the_pawns_and_nothing_else() {
+    fn the_correction_keys_follow_the_pawns_and_each_seats_pieces() {
         use rand::{Rng, SeedableRng};
         let r = load("shatranj");
         let mut g = ChessGame::new(&r);
         let t = tables(g.rules());
-        let pawns_of = |g: &ChessGame| with_pos!(g.position(), pos => pos.seats_pawns(&t).map(|b| b.0.to_w256()));
+        // What each key should follow: both seats' pawns, and each seat's pieces by kind.
+        let parts = |g: &ChessGame| {
+            with_pos!(g.position(), pos => {
+                let pawns = pos.seats_pawns(&t).map(|b| b.0.to_w256());
+                let pieces = [0, 1].map(|s| {
+                    (0..MAX_TYPES)
+                        .filter(|&k| t.pawns & (1 << k) == 0)
+                        .map(|k| (pos.type_bb[k] & pos.seat_bb[s]).0.to_w256())
+                        .collect::<Vec<_>>()
+                });
+                (pawns, pieces)
+            })
+        };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
-        let (mut kept, mut changed) = (0, 0);
+        let (mut kept, mut changed) = ([0; 3], [0; 3]);
         for _ in 0..400 {
             if g.turn() == libro_core::Turn::Over {
                 g = ChessGame::new(&r);
             }
-            let before = (pawns_of(&g), g.correction_key().unwrap());
+            let before = (parts(&g), g.correction_keys().unwrap());
             let mut moves = MoveList::default();
             g.legal_moves(&mut moves);
             let mv = moves.as_slice()[rng.gen_range(0..moves.as_slice().len())];
             g.play(mv);
-            let after = (pawns_of(&g), g.correction_key().unwrap());
-            if before.0 == after.0 {
-                assert_eq!(
-                    before.1, after.1,
-                    "{mv:?} left the pawns but changed the key"
-                );
-                kept += 1;
-            } else {
-                assert_ne!(before.1, after.1, "{mv:?} moved a pawn but kept the key");
-                changed += 1;
+            let after = (parts(&g), g.correction_keys().unwrap());
+            let same = [
+                before.0 .0 == after.0 .0,
+                before.0 .1[0] == after.0 .1[0],
+                before.0 .1[1] == after.0 .1[1],
+            ];
+            let keys = |k: CorrectionKeys| [k.structure, k.pieces[0], k.pieces[1]];
+            for (i, (b, a)) in keys(before.1).into_iter().zip(keys(after.1)).enumerate() {
+                if same[i] {
+                    assert_eq!(b, a, "{mv:?} left key {i}'s part but changed the key");
+                    kept[i] += 1;
+                } else {
+                    assert_ne!(b, a, "{mv:?} changed key {i}'s part but kept the key");
+                    changed[i] += 1;
+                }
             }
         }
-        assert!(kept > 0 && changed > 0);
+        assert!(
+            kept.iter().chain(&changed).all(|&n| n > 0),
+            "{kept:?} {changed:?}"
+        );
+        // The two seats' pieces stand alike at the start, but their keys differ.
+        let start = ChessGame::new(&r).correction_keys().unwrap();
+        assert_ne!(start.pieces[0], start.pieces[1]);
         // Four seats: the search prunes on no static value, so there is nothing to correct.
         assert_eq!(
-            ChessGame::new(&load("cuatro-tiempos")).correction_key(),
+            ChessGame::new(&load("cuatro-tiempos")).correction_keys(),
             None
         );
     }
