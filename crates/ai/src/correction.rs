@@ -14,10 +14,11 @@ const GRAIN: i32 = 256;
 const MAX_CORRECTION: i32 = 64;
 /// A node's weight in the running mean is at most this many 256ths.
 const MAX_WEIGHT: i32 = 128;
-/// How much each table's mean counts, in quarters: the structure's, then each side's
-/// pieces' (tested by SPRT against the structure's alone at full weight).
-const WEIGHTS: [i32; TABLES] = [3, 1, 1];
+/// Tables: the structure's, then each side's pieces'.
 const TABLES: usize = 3;
+/// How much each table's mean counts, in quarters (tested by SPRT against the
+/// structure's alone at full weight).
+const WEIGHTS: [i32; TABLES] = [3, 1, 1];
 
 pub(crate) struct CorrectionHistory {
     /// `TABLES` tables, each `2 * SLOTS` long (one half per side to move).

@@ -999,7 +999,6 @@ fn pawn_bb<B: Width>(t: &Tables, pos: &Pos<B>) -> Bitboard<B> {
 }
 
 impl<B: Width> Pos<B> {
-    /// Each seat's pawns (two seats).
     /// Seat `s`'s pieces (every kind but pawns, king included), hashed kind by kind.
     fn pieces_key(&self, t: &Tables, s: u8) -> u64 {
         let mut h = u64::from(s) + 1;
@@ -1012,6 +1011,7 @@ impl<B: Width> Pos<B> {
         h.wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 
+    /// Each seat's pawns (two seats).
     fn seats_pawns(&self, t: &Tables) -> [Bitboard<B>; 2] {
         let mut all = Bitboard::EMPTY;
         let mut m = t.pawns;
