@@ -19,7 +19,7 @@
 
 use crate::correction::CorrectionHistory;
 use crate::limits::{Control, Limits, Stopper};
-use crate::ordering::{ContinuationHistory, Counters, History, Killers, HISTORY_MAX};
+use crate::ordering::{move_key, ContinuationHistory, Counters, History, Killers, HISTORY_MAX};
 use crate::score::{
     from_table, place_utility, terminal_value, to_table, INF, MATE, MATE_BOUND, MAX_PLY,
 };
@@ -84,12 +84,14 @@ impl<M> Default for Line<M> {
     }
 }
 
-/// A node's static value as evaluated, as corrected, and the keys of its correction.
+/// A node's static value as evaluated, as corrected, and the keys of its correction (the
+/// position's, and its last two moves').
 #[derive(Copy, Clone)]
 struct StaticValue {
     raw: i32,
     corrected: i32,
     keys: Option<CorrectionKeys>,
+    line: u64,
 }
 
 /// A move in a node's list: its ordering score and whether it is tactical.
@@ -477,16 +479,31 @@ impl<G: Heuristic> AlphaBeta<G> {
         }
     }
 
+    /// The last two moves that led to the node at `ply` (the reply, and the move it
+    /// answered), hashed: the continuation correction's key. A null move or the root's
+    /// history counts as no move.
+    fn line_key(&self, ply: usize) -> u64 {
+        let last = |back: usize| {
+            ply.checked_sub(back)
+                .and_then(|p| self.played[p].as_ref())
+                .map_or(0, move_key)
+        };
+        (last(1) ^ last(2).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
     /// The static value for `side` and, where the game gives correction keys, the same
-    /// corrected by the mean errors the search has seen under those keys.
-    fn corrected_eval(&mut self, game: &G, side: u8) -> StaticValue {
+    /// corrected by the mean errors the search has seen under those keys and the node's
+    /// last two moves.
+    fn corrected_eval(&mut self, game: &G, side: u8, ply: usize) -> StaticValue {
         let raw = self.cached_eval(game, side);
         let keys = game.correction_keys();
-        let corrected = keys.map_or(raw, |k| self.correction.correct(side, &k, raw));
+        let line = self.line_key(ply);
+        let corrected = keys.map_or(raw, |k| self.correction.correct(side, &k, line, raw));
         StaticValue {
             raw,
             corrected,
             keys,
+            line,
         }
     }
 
@@ -632,7 +649,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         let evals = self
             .margin
             .filter(|_| !in_check)
-            .map(|_| self.corrected_eval(game, side));
+            .map(|_| self.corrected_eval(game, side, ply));
         let corrected = evals.map(|e| e.corrected);
         self.static_evals[ply] = corrected;
         // Pruning and reductions are gentler while the mover's position improves.
@@ -872,12 +889,13 @@ impl<G: Heuristic> AlphaBeta<G> {
             raw,
             corrected: ev,
             keys: Some(k),
+            line,
         }) = evals
         {
             let unhelpful =
                 (bound == Bound::Lower && best <= ev) || (bound == Bound::Upper && best >= ev);
             if best.abs() < MATE_BOUND && !best_tactical && !unhelpful {
-                self.correction.update(side, &k, depth, raw, best);
+                self.correction.update(side, &k, line, depth, raw, best);
             }
         }
         best
@@ -993,7 +1011,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         let mut best = -INF;
         if !evasions {
             let stand = if self.margin.is_some() {
-                self.corrected_eval(game, side).corrected
+                self.corrected_eval(game, side, ply).corrected
             } else {
                 self.cached_eval(game, side)
             };
@@ -1031,6 +1049,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             }
             let mut child = game.clone();
             child.play(mv);
+            self.played[ply] = Some(mv);
             let v = self.quiesce(&child, ply + 1, alpha, beta, side, qdepth + 1);
             if self.stopper.stopped {
                 self.lists[ply] = list;
