@@ -3,7 +3,7 @@
 //! Negamax with iterative deepening, principal variation search, a transposition table,
 //! quiescence over tactical moves, check extensions, late move reductions, and where the
 //! game gives a margin: singular extensions (with multi-cut) and forward pruning (reverse
-//! futility, null move, ProbCut, futility, late moves and exchange-losing captures, on the
+//! futility, null move, ProbCut, futility, late moves, and moves that lose their exchange, on the
 //! table's value where it bounds the static one, and on a static value corrected by its
 //! mean error in like positions: correction history). Moves are ordered by table move, tactical
 //! score, killers, countermoves, history and continuation history (the history of a quiet
@@ -795,6 +795,19 @@ impl<G: Heuristic> AlphaBeta<G> {
                     && best > -MATE_BOUND
                     && (quiets > (3 + 2 * depth * depth) / (2 - i32::from(improving))
                         || ev + m * depth + m / 2 <= alpha)
+                    && !child.in_check()
+                {
+                    continue;
+                }
+                // Quiet moves that lose the piece's exchange on its new square, by more the
+                // nearer the horizon (SEE pruning of quiet moves, as Stockfish's).
+                if i > 0
+                    && quiet
+                    && depth <= 6
+                    && best > -MATE_BOUND
+                    && game
+                        .landing_exchange(mv)
+                        .is_some_and(|g| g < -m * depth * depth / 5)
                     && !child.in_check()
                 {
                     continue;

@@ -107,6 +107,13 @@ pub trait Heuristic: Game {
         None
     }
 
+    /// As [`Heuristic::exchange_gain`], for any move: what the mover nets once the exchange
+    /// on the square it lands on is played out (a quiet move onto an attacked square loses
+    /// the piece). `None` (the default): not known.
+    fn landing_exchange(&self, _mv: Self::Move) -> Option<i32> {
+        None
+    }
+
     /// How much the static value may move in one ply of quiet play, in its own units, where
     /// the evaluation is steady enough for the search to prune on it (futility, reverse
     /// futility and late-move pruning near the horizon). `None` (the default): every move

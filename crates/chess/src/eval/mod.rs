@@ -1471,6 +1471,17 @@ impl Heuristic for ChessGame {
         })
     }
 
+    /// Every board move with two seats: a capture's exchange, or a quiet move's (what the
+    /// moving piece stands to lose where it lands).
+    fn landing_exchange(&self, mv: Move) -> Option<i32> {
+        let r = self.rules();
+        if r.num_seats() != 2 || !mv.is_board_move() {
+            return None;
+        }
+        let t = tables(r);
+        with_pos!(self.position(), pos => Some(exchange(r, pos, &t, mv)))
+    }
+
     fn null_move(&self) -> Option<ChessGame> {
         ChessGame::null_move(self)
     }
@@ -1571,8 +1582,18 @@ mod tests {
         // The same with one rook: the guard takes back, −480.
         let g = game(&r, "3rk3/8/8/3p4/8/8/8/3RK3 w - - 0 1");
         assert_eq!(g.exchange_gain(find(&g, "d1", "d5")), Some(PAWN - ROOK));
-        // Quiet moves have no exchange.
+        // Quiet moves have no exchange gain; where they land no black piece attacks d4
+        // (the pawn takes on c4 and e4, and the rook stands behind it), so nothing is lost.
         assert_eq!(g.exchange_gain(find(&g, "d1", "d4")), None);
+        assert_eq!(g.landing_exchange(find(&g, "d1", "d4")), Some(0));
+        // A capture lands as it takes: the same exchange.
+        assert_eq!(g.landing_exchange(find(&g, "d1", "d5")), Some(PAWN - ROOK));
+        // The rook steps where a pawn takes it, with nothing to take back: the rook is lost.
+        let g = game(&r, "4k3/8/8/4p3/8/8/8/3RK3 w - - 0 1");
+        assert_eq!(g.landing_exchange(find(&g, "d1", "d4")), Some(-ROOK));
+        // Guarded by an own pawn, the same step loses the rook for the pawn.
+        let g = game(&r, "4k3/8/8/4p3/8/2P5/8/3RK3 w - - 0 1");
+        assert_eq!(g.landing_exchange(find(&g, "d1", "d4")), Some(PAWN - ROOK));
     }
 
     #[test]
