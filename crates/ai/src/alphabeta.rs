@@ -3,9 +3,9 @@
 //! Negamax with iterative deepening, principal variation search, a transposition table,
 //! quiescence over tactical moves, check extensions, late move reductions, and where the
 //! game gives a margin: singular extensions (with multi-cut) and forward pruning (reverse
-//! futility, null move, ProbCut, futility, late moves, and moves that lose their exchange, on the
-//! table's value where it bounds the static one, and on a static value corrected by its
-//! mean error in like positions: correction history). Moves are ordered by table move, tactical
+//! futility, null move, ProbCut, futility, late moves, and moves that lose their exchange,
+//! on the table's value where it bounds the static one, and on a static value corrected by
+//! its mean error in like positions: correction history). Moves are ordered by table move, tactical
 //! score, killers, countermoves, history and continuation history (the history of a quiet
 //! move after the two moves before it). Chance events are averaged over their outcomes with
 //! Star1 pruning (Ballard's *-minimax), using ±[`MATE`] as the bounds on a child's value.
@@ -799,26 +799,20 @@ impl<G: Heuristic> AlphaBeta<G> {
                 {
                     continue;
                 }
-                // Quiet moves that lose the piece's exchange on its new square, by more the
-                // nearer the horizon (SEE pruning of quiet moves, as Stockfish's).
+                // Moves that lose more than a limit on their exchange (SEE pruning): losing
+                // captures a margin a ply; quiet moves, whose piece is lost where it lands,
+                // a fifth of a margin times depth² (as Stockfish's).
+                let exchange = if tactical && order < LOSING + ORDER_CLAMP && depth <= 4 {
+                    game.exchange_gain(mv).map(|g| (g, -m * depth))
+                } else if quiet && depth <= 6 {
+                    game.landing_exchange(mv)
+                        .map(|g| (g, -m * depth * depth / 5))
+                } else {
+                    None
+                };
                 if i > 0
-                    && quiet
-                    && depth <= 6
                     && best > -MATE_BOUND
-                    && game
-                        .landing_exchange(mv)
-                        .is_some_and(|g| g < -m * depth * depth / 5)
-                    && !child.in_check()
-                {
-                    continue;
-                }
-                // Captures that lose more than a margin a ply on their exchange (SEE pruning).
-                if i > 0
-                    && tactical
-                    && order < LOSING + ORDER_CLAMP
-                    && depth <= 4
-                    && best > -MATE_BOUND
-                    && game.exchange_gain(mv).is_some_and(|g| g < -m * depth)
+                    && exchange.is_some_and(|(gain, limit)| gain < limit)
                     && !child.in_check()
                 {
                     continue;

@@ -1461,14 +1461,9 @@ impl Heuristic for ChessGame {
 
     /// Captures with two seats (with more, a third seat may take part in the exchange).
     fn exchange_gain(&self, mv: Move) -> Option<i32> {
-        let r = self.rules();
-        if r.num_seats() != 2 || !mv.is_board_move() {
-            return None;
-        }
-        let t = tables(r);
-        with_pos!(self.position(), pos => {
-            enemy(r, pos).contains(mv.to()).then(|| exchange(r, pos, &t, mv))
-        })
+        let takes = mv.is_board_move()
+            && with_pos!(self.position(), pos => enemy(self.rules(), pos).contains(mv.to()));
+        takes.then(|| self.landing_exchange(mv)).flatten()
     }
 
     /// Every board move with two seats: a capture's exchange, or a quiet move's (what the
