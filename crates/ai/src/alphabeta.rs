@@ -802,20 +802,18 @@ impl<G: Heuristic> AlphaBeta<G> {
                 // Moves that lose more than a limit on their exchange (SEE pruning): losing
                 // captures a margin a ply; quiet moves, whose piece is lost where it lands,
                 // a fifth of a margin times depth² (as Stockfish's).
-                let exchange = if tactical && order < LOSING + ORDER_CLAMP && depth <= 4 {
-                    game.exchange_gain(mv).map(|g| (g, -m * depth))
-                } else if quiet && depth <= 6 {
-                    game.landing_exchange(mv)
-                        .map(|g| (g, -m * depth * depth / 5))
-                } else {
-                    None
-                };
-                if i > 0
-                    && best > -MATE_BOUND
-                    && exchange.is_some_and(|(gain, limit)| gain < limit)
-                    && !child.in_check()
-                {
-                    continue;
+                if i > 0 && best > -MATE_BOUND {
+                    let exchange = if tactical && order < LOSING + ORDER_CLAMP && depth <= 4 {
+                        game.exchange_gain(mv).map(|g| (g, -m * depth))
+                    } else if quiet && depth <= 6 {
+                        game.landing_exchange(mv)
+                            .map(|g| (g, -m * depth * depth / 5))
+                    } else {
+                        None
+                    };
+                    if exchange.is_some_and(|(gain, limit)| gain < limit) && !child.in_check() {
+                        continue;
+                    }
                 }
             }
             let v = if i == 0 {
