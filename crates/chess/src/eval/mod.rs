@@ -150,6 +150,37 @@ fn centre_distance(b: Board, sq: Square) -> i32 {
     f.max(r)
 }
 
+/// Fairy-Stockfish's endgame king squares (the endgame half of its `KingBonus`, in its
+/// units: a knight is 854), by rank from the seat's home edge and line from the nearer side
+/// edge (a to d): the centre is worth most, the home corners least.
+const KING_ENDGAME: [[i32; 4]; 8] = [
+    [1, 45, 85, 76],
+    [53, 100, 133, 135],
+    [88, 130, 169, 175],
+    [103, 156, 172, 172],
+    [96, 166, 199, 199],
+    [92, 172, 184, 191],
+    [47, 121, 116, 131],
+    [11, 59, 73, 78],
+];
+
+/// With more than two seats, the king's endgame value per ring nearer the centre.
+const KING_CENTRE_EG: i32 = 10;
+
+/// The endgame value of a king on `sq` for the seat whose pawns go `forward`, in
+/// Fairy-Stockfish's units ([`KING_ENDGAME`]); ranks past the eighth count as the eighth,
+/// lines past the fourth as the fourth.
+fn king_endgame_square(b: Board, sq: Square, forward: (i32, i32)) -> i32 {
+    let rank = steps_to_edge(b, sq, (-forward.0, -forward.1));
+    let (across, width) = if forward.0 == 0 {
+        (b.file(sq), i32::from(b.files))
+    } else {
+        (b.rank(sq), i32::from(b.ranks))
+    };
+    let edge = across.min(width - 1 - across);
+    KING_ENDGAME[rank.min(7) as usize][edge.min(3) as usize]
+}
+
 impl Tables {
     fn new(rules: &Arc<ChessRules>, w: &Weights) -> Tables {
         if rules.is_wide() {
@@ -279,9 +310,14 @@ impl Tables {
                         }
                         Kind::King => {
                             // In the middlegame the king stays near its home corner or edge;
-                            // in the endgame it comes to the centre.
+                            // in the endgame it comes to the centre and forward.
                             let away = home_king.map_or(0, |h| chebyshev(board, square, h));
-                            (w.king_away_mg * away.min(4), w.king_centre_eg * centre)
+                            let eg = if n == 2 {
+                                king_endgame_square(board, square, forward) * w.king_place_eg / 100
+                            } else {
+                                KING_CENTRE_EG * centre
+                            };
+                            (w.king_away_mg * away.min(4), eg)
                         }
                         Kind::Rook => (w.rook_centre_mg * centre, w.rook_centre_eg * centre),
                         _ => {
@@ -2034,6 +2070,28 @@ mod tests {
         assert!(
             gap > PAWN,
             "one pawn fewer for black is worth more than a pawn: {gap}"
+        );
+    }
+
+    #[test]
+    fn in_an_ending_the_king_is_worth_most_in_the_centre_and_least_in_its_corner() {
+        let r = load("shatranj");
+        // A pawn each, far from the kings: only the white king's square differs. Fairy-
+        // Stockfish's endgame king squares give d1 76, d4 172 and a1 1 (its units); at the
+        // material's scale (0.54) 41, 92 and 0: d4 about half a pawn above d1, a1 below it.
+        let at = |position: &str| game(&r, position).evaluate(Seat(0));
+        let home = at("7k/7p/8/8/8/8/7P/3K4 w - - 0 1");
+        let centre = at("7k/7p/8/8/3K4/8/7P/8 w - - 0 1");
+        let corner = at("7k/7p/8/8/8/8/7P/K7 w - - 0 1");
+        assert!(
+            (40..=60).contains(&(centre - home)),
+            "d4 over d1: {}",
+            centre - home
+        );
+        assert!(
+            (30..=50).contains(&(home - corner)),
+            "d1 over a1: {}",
+            home - corner
         );
     }
 

@@ -59,11 +59,12 @@ weights! {
     /// A pawn's double step (or a piece's first-move leap) still open.
     double_step = 3,
     /// Piece-square terms: a pawn on the middle lines; the king away from its home square
-    /// (middlegame, per step up to four) and near the centre (endgame, per ring); a rook
-    /// near the centre; a leaper by the squares it reaches from here and its centrality.
+    /// (middlegame, per step up to four) and, in the endgame, by Fairy-Stockfish's king
+    /// squares (two seats; in percent of its values, the material's scale); a rook near
+    /// the centre; a leaper by the squares it reaches from here and its centrality.
     pawn_centre_mg = 8,
     king_away_mg = -8,
-    king_centre_eg = 10,
+    king_place_eg = 54,
     rook_centre_mg = 2,
     rook_centre_eg = 2,
     leaper_reach_mg = 3,
