@@ -172,12 +172,8 @@ const KING_CENTRE_EG: i32 = 10;
 /// lines past the fourth as the fourth.
 fn king_endgame_square(b: Board, sq: Square, forward: (i32, i32)) -> i32 {
     let rank = steps_to_edge(b, sq, (-forward.0, -forward.1));
-    let (across, width) = if forward.0 == 0 {
-        (b.file(sq), i32::from(b.files))
-    } else {
-        (b.rank(sq), i32::from(b.ranks))
-    };
-    let edge = across.min(width - 1 - across);
+    let side = (forward.1.abs(), forward.0.abs());
+    let edge = steps_to_edge(b, sq, side).min(steps_to_edge(b, sq, (-side.0, -side.1)));
     KING_ENDGAME[rank.min(7) as usize][edge.min(3) as usize]
 }
 
