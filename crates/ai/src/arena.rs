@@ -92,7 +92,9 @@ pub struct GameRecord {
     pub opening_moves: u32,
     /// Every move and chance outcome in order.
     pub plies: Vec<Ply>,
-    /// How the game ended; `None` if it was stopped at the ply cap (a draw for the match).
+    /// How the game ended by the rules; `None` if it did not: stopped at the ply cap (a draw
+    /// for the match), or ended by a referee (a UCI engine's illegal move, lost clock or
+    /// silence; `a_score` says who won).
     pub result: Option<GameResult>,
     /// A's score in this game, in [0, 1] (0.5 is even).
     pub a_score: f64,

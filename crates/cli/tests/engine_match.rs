@@ -3,6 +3,7 @@
 //! engines that misbehave in known ways, so every outcome is known in advance.
 #![cfg(unix)]
 
+use libro_core::Game;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -69,10 +70,11 @@ fn text(out: &Output) -> String {
 }
 
 #[test]
-fn a_match_against_libros_own_uci_engine_is_refereed_and_written_as_pgn() {
+fn a_match_against_libros_own_uci_engine_is_refereed_and_written_as_pgn_and_records() {
     let dir = workdir("self");
     let engine = libro_engine(&dir);
     let pgn = dir.join("games.pgn");
+    let record = dir.join("games.jsonl");
     let out = libro(&[
         "match",
         "shatranj",
@@ -88,6 +90,8 @@ fn a_match_against_libros_own_uci_engine_is_refereed_and_written_as_pgn() {
         "2",
         "--pgn",
         pgn.to_str().unwrap(),
+        "--record",
+        record.to_str().unwrap(),
     ]);
     let stdout = text(&out);
     assert!(
@@ -119,6 +123,47 @@ fn a_match_against_libros_own_uci_engine_is_refereed_and_written_as_pgn() {
     }
     // The movetext opens with move 1 and ends with the result.
     assert!(pgn.contains("\n1. "), "{pgn}");
+    // Each record replays to the result printed for its game, A's seat alternating.
+    let records = read_records(&record);
+    assert_eq!(records.len(), 2);
+    for (i, (rec, g)) in records.iter().zip(&games).enumerate() {
+        assert_eq!(rec.index, i as u32);
+        assert_eq!(
+            rec.a_seats,
+            vec![i as u8],
+            "A is White in game 1, Black in game 2"
+        );
+        assert_eq!(rec.players[i], "ai:2");
+        assert_eq!(rec.opening_moves, 2);
+        let game = libro_ai::replay(&shatranj(), rec)
+            .unwrap_or_else(|e| panic!("game {i} does not replay: {e}"));
+        let white = rec.result.as_ref().expect("ended by the rules").seats[0].score;
+        let tag = match f64::from(white) {
+            w if w > 0.5 => "1-0",
+            w if w < 0.5 => "0-1",
+            _ => "1/2-1/2",
+        };
+        assert!(
+            g.contains(&format!(": {tag} (")),
+            "{g} vs the record's {tag}"
+        );
+        assert!(game.is_over(), "game {i} replays to its end");
+    }
+}
+
+fn read_records(path: &Path) -> Vec<libro_ai::GameRecord> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn shatranj() -> std::sync::Arc<libro_chess::ChessRules> {
+    libro_registry::load("shatranj", &[])
+        .unwrap()
+        .downcast::<libro_chess::ChessRules>()
+        .expect("shatranj is a chess ruleset")
 }
 
 #[test]
@@ -171,6 +216,7 @@ fn an_illegal_move_loses_and_an_sprt_stops_the_match_on_evidence() {
 fn an_engine_that_does_not_answer_loses_on_time_and_the_match_goes_on() {
     let dir = workdir("silent");
     let silent = scripted_engine(&dir, "silent", "");
+    let record = dir.join("games.jsonl");
     let out = libro(&[
         "match",
         "shatranj",
@@ -182,6 +228,8 @@ fn an_engine_that_does_not_answer_loses_on_time_and_the_match_goes_on() {
         "50",
         "--games",
         "2",
+        "--record",
+        record.to_str().unwrap(),
     ]);
     let stdout = text(&out);
     assert!(out.status.success(), "{stdout}");
@@ -191,6 +239,16 @@ fn an_engine_that_does_not_answer_loses_on_time_and_the_match_goes_on() {
         assert!(g.contains("did not answer in time"), "{g}");
     }
     assert!(stdout.contains("A: 2 wins"), "{stdout}");
+    // The referee ended the games, not the rules: no result, and A's win in its score.
+    // The silent engine never moves: each game stops at its first turn after the opening.
+    let records = read_records(&record);
+    assert_eq!(records.len(), 2);
+    for rec in &records {
+        assert_eq!(rec.result, None);
+        assert_eq!(rec.a_score, 1.0);
+        let game = libro_ai::replay(&shatranj(), rec).expect("replays");
+        assert!(!game.is_over());
+    }
 }
 
 #[test]

@@ -2,11 +2,15 @@
 //! engine (or two engines), refereed by libro. libro holds the rules: the engine's illegal
 //! move, a move out of time or no answer ends the game against it. Games are played one at
 //! a time (engines get the whole machine), the opening plies of each pair of games are
-//! random and shared (colours swapped), and every game can be written as PGN.
+//! random and shared (colours swapped), and every game can be written as PGN and as a
+//! record that replays (the same JSON lines as a match of libro's own players).
 
 use crate::uci_client::{Engine, EngineError, EngineSpec};
 use anyhow::Context;
-use libro_ai::{Clock, Control, MatchReport, Player, PlayerKind, PlayerSpec, Sprt, SprtDecision};
+use libro_ai::{
+    Clock, Control, GameRecord, MatchReport, Player, PlayerKind, PlayerSpec, Ply, Sprt,
+    SprtDecision,
+};
 use libro_core::{GameResult, MoveBuffer, Ruleset, Seat};
 use libro_registry::{FamilyGame, UciGame, VisitUci};
 use rand::seq::SliceRandom;
@@ -106,6 +110,8 @@ pub struct EngineMatch {
     pub pace: Pace,
     pub sprt: Option<Sprt>,
     pub pgn: Option<String>,
+    /// Where to write every game as a JSON record ([`GameRecord`]), one a line.
+    pub record: Option<String>,
     pub json: bool,
 }
 
@@ -118,6 +124,16 @@ struct Ending {
     reason: String,
     /// PGN's Termination tag.
     termination: &'static str,
+}
+
+/// One game as played: its moves (opening included), each in libro's notation for the
+/// record, how the referee ended it, and the rules' result where the game is over by them
+/// (`None` where the referee ended it: an illegal move, a lost clock, no answer).
+struct Played<M> {
+    moves: Vec<M>,
+    plies: Vec<Ply>,
+    ending: Ending,
+    result: Option<GameResult>,
 }
 
 /// A side in one game.
@@ -142,6 +158,13 @@ fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<Exi
         )),
         None => None,
     };
+    let mut records = match &m.record {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("creating the record file {path}"))?,
+        )),
+        None => None,
+    };
     println!(
         "{} (A) against {} (B), up to {} games of {}, {}",
         m.a,
@@ -161,7 +184,12 @@ fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<Exi
         let a_white = index % 2 == 0;
         let opening = opening::<G>(rules, m.seed, index / 2, m.opening_moves);
         let (white, black) = if a_white { (0, 1) } else { (1, 0) };
-        let (moves, ending) = {
+        let Played {
+            moves,
+            plies,
+            ending,
+            result,
+        } = {
             let [s0, s1] = &mut sides;
             let (w, b) = if a_white { (s0, s1) } else { (s1, s0) };
             play(rules, &opening, [w, b], m.pace)?
@@ -193,6 +221,21 @@ fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<Exi
             file.write_all(text.as_bytes())
                 .context("writing the PGN file")?;
         }
+        if let Some(file) = &mut records {
+            let record = GameRecord {
+                index,
+                ruleset: rules.name().to_string(),
+                seed: 0,
+                players: vec![names[white].to_string(), names[black].to_string()],
+                a_seats: vec![white as u8],
+                opening_moves: opening.len() as u32,
+                plies,
+                result,
+                a_score,
+            };
+            let line = serde_json::to_string(&record).expect("records serialise");
+            writeln!(file, "{line}").context("writing the record file")?;
+        }
         if let Some(test) = &m.sprt {
             let r = MatchReport::from_scores(&scores);
             decision = test.decision(r.wins, r.draws, r.losses);
@@ -203,6 +246,9 @@ fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<Exi
     }
     if let Some(mut file) = pgn {
         file.flush().context("writing the PGN file")?;
+    }
+    if let Some(mut file) = records {
+        file.flush().context("writing the record file")?;
     }
     let r = MatchReport::from_scores(&scores);
     println!("A: {} wins, {} draws, {} losses", r.wins, r.draws, r.losses);
@@ -269,18 +315,20 @@ fn opening<G: UciGame>(rules: &Arc<G::Rules>, seed: u64, pair: u32, plies: u32) 
     moves
 }
 
-/// Plays one game from the opening; returns the moves (opening included) and how it ended.
+/// Plays one game from the opening.
 fn play<G: UciGame>(
     rules: &Arc<G::Rules>,
     opening: &[G::Move],
     mut sides: [&mut Side<G>; 2],
     pace: Pace,
-) -> anyhow::Result<(Vec<G::Move>, Ending)> {
+) -> anyhow::Result<Played<G::Move>> {
     let mut game = rules.new_game(0);
     let mut moves: Vec<G::Move> = Vec::new();
+    let mut plies: Vec<Ply> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
     for &mv in opening {
         texts.push(game.write_uci_move(mv));
+        plies.push(Ply::Move(game.move_text(mv)));
         game.play(mv);
         moves.push(mv);
     }
@@ -370,10 +418,16 @@ fn play<G: UciGame>(
             clocks[s] = clocks[s] - spent + tc.increment;
         }
         texts.push(game.write_uci_move(mv));
+        plies.push(Ply::Move(game.move_text(mv)));
         game.play(mv);
         moves.push(mv);
     };
-    Ok((moves, ending))
+    Ok(Played {
+        moves,
+        plies,
+        ending,
+        result: game.result(),
+    })
 }
 
 fn ending_of(result: &GameResult) -> Ending {

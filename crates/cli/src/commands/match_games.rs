@@ -53,7 +53,8 @@ pub struct Args {
     /// With a UCI engine: write every game to this file as PGN.
     #[arg(long, value_name = "FILE")]
     pgn: Option<String>,
-    /// Write every game to this file, one JSON record per line.
+    /// Write every game to this file, one JSON record per line (that `libro_ai::replay`
+    /// replays; against a UCI engine too).
     #[arg(long, value_name = "FILE")]
     record: Option<String>,
     /// End with the JSON line {"wins":W,"draws":D,"losses":L,"score":S,"score_low":…,"score_high":…,"elo":E,"elo_low":…,"elo_high":…}.
@@ -134,6 +135,7 @@ fn run_against_engines(args: Args) -> anyhow::Result<ExitCode> {
         pace,
         sprt: args.sprt,
         pgn: args.pgn,
+        record: args.record,
         json: args.json,
     };
     rules.visit_uci(&m)?
