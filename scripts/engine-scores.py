@@ -10,10 +10,17 @@ records' lines from 0 and `v` from the first seat's view (mates as +-3000). `--p
 labels every n-th game from the k-th, so n processes share the work. The engine defaults to
 the Fairy-Stockfish that scripts/strength.sh builds; `--variants-ini FILE` gives it the
 definitions of variants it does not know (acedrex, forcado, short assize). Only for
-rulesets whose seats alternate (two seats, no passes)."""
+rulesets whose seats alternate (two seats, no passes).
+
+A UCI engine silently stops reading a `position` at a move it does not know, and records
+write moves in libro's notation, which leaves out the promotion letter UCI wants (`h7h8`,
+not `h7h8q`). So every position is checked by the engine's `d` (its FEN's side to move and
+move number); a move the engine stopped at is given the letter it reads, and a position it
+still does not reach is left out, counted on stderr."""
 import argparse
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,6 +63,37 @@ send("setoption name Threads value 1")
 send("setoption name Hash value 16")
 send("isready")
 read_until("readyok")
+
+
+def plies_read():
+    """How many plies from the start the engine's position is (by its `d` FEN's side to move
+    and move number: games from the start position, White first)."""
+    send("d")
+    fen = read_until("Fen:").split()[1:]
+    send("isready")
+    read_until("readyok")
+    return 2 * (int(fen[-1]) - 1) + (fen[1] == "b")
+
+
+def set_position(moves, ply):
+    """Sets the engine's position `ply` plies into `moves`, giving a promotion the letter the
+    engine reads (kept in `moves` for the game's later positions); False if it cannot."""
+    while True:
+        send("position startpos moves " + " ".join(moves[:ply]))
+        read = plies_read()
+        if read == ply:
+            return True
+        start = " ".join(["position startpos moves"] + moves[:read])
+        for letter in "abcdefghijklmnopqrstuvwxyz":
+            send(f"{start} {moves[read]}{letter}")
+            if plies_read() == read + 1:
+                moves[read] += letter
+                break
+        else:
+            return False
+
+
+unread = 0
 with open(a.records) as records, open(a.out, "w") as out:
     for game, line in enumerate(records):
         if game % n != k:
@@ -63,7 +101,9 @@ with open(a.records) as records, open(a.out, "w") as out:
         moves = [p["move"] for p in json.loads(line)["plies"]]
         send("ucinewgame")
         for ply in range(a.skip, len(moves), a.every):
-            send("position startpos moves " + " ".join(moves[:ply]))
+            if not set_position(moves, ply):
+                unread += 1
+                continue
             send(f"go depth {a.depth}")
             score = None
             while not (info := engine.stdout.readline()).startswith("bestmove"):
@@ -80,3 +120,5 @@ with open(a.records) as records, open(a.out, "w") as out:
             out.write(json.dumps({"game": game, "ply": ply, "cp": -score if ply % 2 else score}) + "\n")
         out.flush()
 send("quit")
+if unread:
+    print(f"{unread} positions left out: the engine did not read every move to them", file=sys.stderr)
