@@ -14,7 +14,7 @@ rulesets whose seats alternate (two seats, no passes).
 
 A UCI engine silently stops reading a `position` at a move it does not know, and records
 write moves in libro's notation, which leaves out the promotion letter UCI wants (`h7h8`,
-not `h7h8q`). So every position is checked by the engine's `d` (its FEN's side to move and
+not `h7h8q`) and the mark of the acedrex fers' first leap (`d1d3`, not `d1d3+`). So every position is checked by the engine's `d` (its FEN's side to move and
 move number); a move the engine stopped at is given the letter it reads, and a position it
 still does not reach is left out, counted on stderr."""
 import argparse
@@ -84,7 +84,9 @@ def set_position(moves, ply):
         if read == ply:
             return True
         start = " ".join(["position startpos moves"] + moves[:read])
-        for letter in "abcdefghijklmnopqrstuvwxyz":
+        # A promotion's piece letter, or `+`: Fairy-Stockfish's mark of the acedrex fers'
+        # first leap (`d1d3+`).
+        for letter in "abcdefghijklmnopqrstuvwxyz+":
             send(f"{start} {moves[read]}{letter}")
             if plies_read() == read + 1:
                 moves[read] += letter
