@@ -14,9 +14,10 @@ rulesets whose seats alternate (two seats, no passes).
 
 A UCI engine silently stops reading a `position` at a move it does not know, and records
 write moves in libro's notation, which leaves out the promotion letter UCI wants (`h7h8`,
-not `h7h8q`) and the mark of the acedrex fers' first leap (`d1d3`, not `d1d3+`). So every position is checked by the engine's `d` (its FEN's side to move and
-move number); a move the engine stopped at is given the letter it reads, and a position it
-still does not reach is left out, counted on stderr."""
+not `h7h8q`) and the mark of the acedrex fers' first leap (`d1d3`, not `d1d3+`). So every
+position is checked by the engine's `d` (its FEN's side to move and move number); a move
+the engine stopped at is given the letter it reads, and a position it still does not reach
+is left out, counted on stderr."""
 import argparse
 import json
 import subprocess
