@@ -13,7 +13,6 @@ use std::sync::Arc;
 type Standing = Option<(EndReason, Option<u8>)>;
 
 /// A game in progress (or over) under a chess-family ruleset.
-#[derive(Clone)]
 pub struct ChessGame {
     rules: Arc<ChessRules>,
     pos: Position,
@@ -30,6 +29,25 @@ pub struct ChessGame {
     /// known `false` when the standing does not hang on it. Asked only when needed (the
     /// turn, the result, the legal moves), so listing the moves answers it.
     stuck: LazyFlag,
+}
+
+/// A search clones the game before each move it plays, and the move then records one more
+/// position: the copy's history gets room for it, so that record does not reallocate.
+impl Clone for ChessGame {
+    fn clone(&self) -> Self {
+        let mut history = Vec::with_capacity(self.history.len() + 1);
+        history.extend_from_slice(&self.history);
+        ChessGame {
+            rules: Arc::clone(&self.rules),
+            pos: self.pos.clone(),
+            history,
+            stakes: self.stakes,
+            paid: self.paid,
+            out: self.out.clone(),
+            over: self.over,
+            stuck: self.stuck.clone(),
+        }
+    }
 }
 
 impl fmt::Debug for ChessGame {
