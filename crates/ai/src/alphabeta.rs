@@ -4,11 +4,13 @@
 //! quiescence over tactical moves, check extensions, late move reductions, and where the
 //! game gives a margin: singular extensions (with multi-cut) and forward pruning (reverse
 //! futility, null move, ProbCut, futility, late moves, and moves that lose their exchange,
-//! on the table's value where it bounds the static one, and on a static value corrected by
-//! its mean error in like positions: correction history). Moves are ordered by table move, tactical
-//! score, killers, countermoves, history and continuation history (the history of a quiet
-//! move after the two moves before it). Chance events are averaged over their outcomes with
-//! Star1 pruning (Ballard's *-minimax), using ±[`MATE`] as the bounds on a child's value.
+//! on the table's value where it bounds the static one, and on a static value corrected
+//! by its mean error in like positions: correction history). Moves are ordered by table
+//! move, tactical score, killers, countermoves, history and continuation history (the
+//! history of a quiet move after the two moves before it). A position that repeats one
+//! on the line since the root is a draw where the game's rules make repetition one.
+//! Chance events are averaged over their outcomes with Star1 pruning (Ballard's
+//! *-minimax), using ±[`MATE`] as the bounds on a child's value.
 //!
 //! Plies (for mate distances and the per-ply tables) count moves only, not chance events.
 //!
@@ -604,6 +606,11 @@ impl<G: Heuristic> AlphaBeta<G> {
         };
         if ply >= MAX_PLY - 1 {
             return self.eval(game, side);
+        }
+        // A position that stood before on this line since the root: a draw where the
+        // game's rules make repetition one (they end the game at a later repetition).
+        if game.repeats_within(ply) {
+            return 0;
         }
 
         // No line from here can beat a win on the next ply or lose faster than the next ply.

@@ -455,6 +455,20 @@ impl ChessGame {
         matches!(self.standing(), Some((EndReason::Repetition, _)))
     }
 
+    /// Whether the position on the board stood before, fewer than `plies` plies ago and
+    /// since the last capture or pawn move (only seen where the repetition rule is on).
+    pub fn repeats_within(&self, plies: usize) -> bool {
+        let current = self.pos.hash();
+        let Some((_, earlier)) = self.history.split_last() else {
+            return false;
+        };
+        earlier
+            .iter()
+            .rev()
+            .take(plies.saturating_sub(1))
+            .any(|&h| h == current)
+    }
+
     /// Forgets the positions seen so far, so that play goes on past a repetition: the
     /// current position counts once. For front ends where a referee outside libro decides
     /// when a game is drawn (UCI); later repetitions are still seen.
@@ -646,5 +660,50 @@ impl Ruleset for ChessRules {
 
     fn parse_position(self: &Arc<Self>, text: &str) -> Result<ChessGame, PositionError> {
         ChessGame::from_position(self, text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use libro_core::{play_text, Game};
+
+    fn shatranj(overrides: &[(&str, &str)]) -> Arc<ChessRules> {
+        let path = format!(
+            "{}/../../rulesets/shatranj.toml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).expect("ruleset file");
+        let overrides: Vec<(String, String)> = overrides
+            .iter()
+            .map(|&(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Arc::new(ChessRules::from_toml(&text, &path, &overrides).expect("ruleset loads"))
+    }
+
+    fn after(rules: &Arc<ChessRules>, moves: &[&str]) -> ChessGame {
+        let mut g = ChessGame::new(rules);
+        for m in moves {
+            play_text(&mut g, m).unwrap_or_else(|e| panic!("{m}: {e:?}"));
+        }
+        g
+    }
+
+    #[test]
+    fn a_repetition_is_seen_within_its_distance_and_only_under_the_rule() {
+        let r = shatranj(&[]);
+        // Both knights out and back: the start stands again, four plies after it stood.
+        let back = after(&r, &["g1f3", "g8f6", "f3g1", "f6g8"]);
+        assert!(back.repeats_within(5));
+        assert!(
+            !back.repeats_within(4),
+            "the earlier one is four plies back"
+        );
+        assert!(!back.is_over(), "a second occurrence does not end the game");
+        // Halfway back, no position has stood before.
+        assert!(!after(&r, &["g1f3", "g8f6", "f3g1"]).repeats_within(100));
+        // Without the repetition rule nothing is kept, so nothing repeats.
+        let off = shatranj(&[("repetition", "0")]);
+        assert!(!after(&off, &["g1f3", "g8f6", "f3g1", "f6g8"]).repeats_within(100));
     }
 }

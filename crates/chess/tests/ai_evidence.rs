@@ -326,3 +326,33 @@ fn the_evaluation_prefers_the_side_with_more() {
     assert!(v > 400, "{v}");
     assert_eq!(g.evaluate(Seat(1)), -v);
 }
+
+#[test]
+fn a_perpetual_check_is_seen_as_the_draw_it_is() {
+    // Black has two rooks more, but White's knight checks for ever: 1. Nf7+ Kg8 (g7 and h7
+    // are Black's own, the fers blocks f8) 2. Nh6+ Kh8 (f7 is covered) 3. Nf7+, and nothing
+    // of Black's can take the knight on f7 or h6 (the pawn takes towards g6, the fil leaps
+    // to e5, the fers steps to e7 and g7). The position after 1. Nf7+ stands again after
+    // 3. Nf7+; under Shatranj's rule the third time draws. The search scores the line a
+    // draw at its first return, within a budget that would not reach the third.
+    let spec: PlayerSpec = "ai:nodes=4000".parse().expect("spec");
+    let position = "5f1k/6ap/8/6N1/8/7K/1r6/r7 w - x 0 1";
+    let g = rules("shatranj", &[])
+        .parse_position(position)
+        .expect("position");
+    let c = choose_move(&g, &spec, &Control::default()).expect("a move");
+    assert_eq!(
+        (g.move_text(c.mv).as_str(), c.score),
+        ("g5f7", Some(Score::Cp(0)))
+    );
+    // Without the rule the checks go on for ever and draw nothing: Black stands to win.
+    let g = rules("shatranj", &[("repetition", "0")])
+        .parse_position(position)
+        .expect("position");
+    let c = choose_move(&g, &spec, &Control::default()).expect("a move");
+    assert!(
+        matches!(c.score, Some(Score::Cp(v)) if v < -1000),
+        "{:?}",
+        c.score
+    );
+}

@@ -122,6 +122,15 @@ pub trait Heuristic: Game {
         None
     }
 
+    /// Whether the position stood before on the line that reached it, fewer than `plies`
+    /// plies ago, in a game of two seats whose rules make repetition a draw. The search
+    /// scores such a position a draw at once, as the rules would once it repeats again:
+    /// a line that only goes round in a circle gains nothing. `false` (the default): no
+    /// such rule.
+    fn repeats_within(&self, _plies: usize) -> bool {
+        false
+    }
+
     /// Hashes of the parts of the position whose misjudgements the static value repeats
     /// from one position to the next (in chess: where the pawns stand, and each seat's
     /// pieces): the search learns the mean error per key and corrects the static value by

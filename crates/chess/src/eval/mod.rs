@@ -1521,6 +1521,10 @@ impl Heuristic for ChessGame {
 
     /// Each seat's pawns, hashed together, and each seat's pieces by kind, hashed apart
     /// (two seats): the evaluation's errors follow the structure, and less so the pieces.
+    fn repeats_within(&self, plies: usize) -> bool {
+        self.rules().num_seats() == 2 && ChessGame::repeats_within(self, plies)
+    }
+
     fn correction_keys(&self) -> Option<CorrectionKeys> {
         let r = self.rules();
         if r.num_seats() != 2 {
