@@ -1519,12 +1519,13 @@ impl Heuristic for ChessGame {
         (self.rules().num_seats() == 2).then_some(PAWN)
     }
 
-    /// Each seat's pawns, hashed together, and each seat's pieces by kind, hashed apart
-    /// (two seats): the evaluation's errors follow the structure, and less so the pieces.
+    /// Two seats only: the search scores a repetition 0, which is a draw's value for two.
     fn repeats_within(&self, plies: usize) -> bool {
         self.rules().num_seats() == 2 && ChessGame::repeats_within(self, plies)
     }
 
+    /// Each seat's pawns, hashed together, and each seat's pieces by kind, hashed apart
+    /// (two seats): the evaluation's errors follow the structure, and less so the pieces.
     fn correction_keys(&self) -> Option<CorrectionKeys> {
         let r = self.rules();
         if r.num_seats() != 2 {
