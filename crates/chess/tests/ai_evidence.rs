@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::rules;
+use common::{after, rules};
 use libro_ai::{choose_move, Control, PlayerSpec, Score};
 use libro_chess::{ChessGame, MoveList};
 use libro_core::{EndReason, Game, Ruleset, Seat};
@@ -355,4 +355,34 @@ fn a_perpetual_check_is_seen_as_the_draw_it_is() {
         "{:?}",
         c.score
     );
+}
+
+#[test]
+fn a_repetition_is_seen_within_its_distance_and_only_under_the_rule() {
+    let r = rules("shatranj", &[]);
+    // Both knights out and back: the start stands again, four plies after it stood.
+    let back = after(&r, "g1f3 g8f6 f3g1 f6g8");
+    assert!(back.repeats_within(5));
+    assert!(
+        !back.repeats_within(4),
+        "the earlier one is four plies back"
+    );
+    assert!(!back.is_over(), "a second occurrence does not end the game");
+    // Halfway back, no position has stood before.
+    assert!(!after(&r, "g1f3 g8f6 f3g1").repeats_within(100));
+    // Out and back again: the start stands a third time, which draws under Shatranj's rule;
+    // its last time was still four plies back.
+    let third = after(&r, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    assert!(third.repeats_within(5) && !third.repeats_within(4));
+    assert_eq!(
+        third.result().map(|r| r.reason),
+        Some(EndReason::Repetition)
+    );
+    // Without the repetition rule nothing is kept, so nothing repeats or ends.
+    let off = after(
+        &rules("shatranj", &[("repetition", "0")]),
+        "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+    );
+    assert!(!off.repeats_within(100));
+    assert!(!off.is_over());
 }
