@@ -29,6 +29,9 @@ enum Command {
     Rulesets(commands::rulesets::Args),
     /// Count the leaf positions of the move tree to a depth (chess family).
     Perft(commands::perft::Args),
+    /// Search a fixed set of positions to fixed depths: node count (the search's signature)
+    /// and speed.
+    Bench(commands::bench::Args),
     /// Check libro against recorded games of other engines.
     #[command(subcommand)]
     Conformance(commands::conformance::Command),
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Rulesets(args) => commands::rulesets::run(args),
         Command::Perft(args) => commands::perft::run(args),
+        Command::Bench(args) => commands::bench::run(args),
         Command::Conformance(cmd) => commands::conformance::run(cmd),
         Command::Moves(args) => commands::moves::run(args),
         Command::Evaluate(args) => commands::evaluate::run(args),

@@ -295,3 +295,65 @@ fn out_of_bound_inputs_end_with_a_clear_error() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn bench_searches_every_position_and_its_node_count_is_a_signature() {
+    // Every line of the position set loads, reaches its position and is searched.
+    let all = libro(&["bench", "--depth", "1"]);
+    assert!(
+        all.status.success(),
+        "{}",
+        String::from_utf8_lossy(&all.stderr)
+    );
+    let text = stdout(&all);
+    for game in [
+        "shatranj",
+        "acedrex",
+        "forcado",
+        "short-assize",
+        "cuatro-tiempos",
+        "fallas",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(game)),
+            "no {game} line in\n{text}"
+        );
+    }
+    // The total is the sum of the positions' counts, and the same search gives the same
+    // count again: fresh tables for every position, nothing carried over or timed.
+    let run = || {
+        let out = libro(&["bench", "shatranj", "--depth", "5", "--json"]);
+        assert!(out.status.success());
+        let per_position: u64 = stdout(&out)
+            .lines()
+            .filter(|l| l.starts_with("shatranj"))
+            .map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                let at = words.iter().position(|&w| w == "nodes").expect("nodes");
+                words[at + 1].parse::<u64>().expect("a count")
+            })
+            .sum();
+        let total = json_last_line(&out)["nodes"].as_u64().expect("nodes");
+        assert_eq!(per_position, total);
+        total
+    };
+    let first = run();
+    assert!(first > 0);
+    assert_eq!(first, run());
+    // A deeper search visits more positions.
+    let deeper = libro(&["bench", "shatranj", "--depth", "6", "--json"]);
+    assert!(json_last_line(&deeper)["nodes"].as_u64().expect("nodes") > first);
+}
+
+#[test]
+fn bench_names_what_it_cannot_do() {
+    let unknown = libro(&["bench", "chaturanga"]);
+    assert!(!unknown.status.success());
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr).contains("no bench positions for `chaturanga`")
+    );
+    for depth in ["0", "31", "x"] {
+        let out = libro(&["bench", "--depth", depth]);
+        assert!(!out.status.success(), "--depth {depth} accepted");
+    }
+}

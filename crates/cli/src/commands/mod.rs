@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod conformance;
 pub mod engine_match;
 pub mod evaluate;
