@@ -5,7 +5,7 @@
 
 use super::RuleOptions;
 use anyhow::{bail, Context};
-use libro_ai::{Control, Limits, SearchConfig, Searcher};
+use libro_ai::{Control, Limits, SearchConfig, Searcher, MAX_HASH_MB};
 use libro_core::{Game, Turn};
 use libro_registry::{FamilyRules, Visit};
 use std::process::ExitCode;
@@ -24,8 +24,9 @@ pub struct Args {
     /// Search every position to this depth instead of its own (at most 30).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BENCH_DEPTH)))]
     depth: Option<u32>,
-    /// Transposition table size in megabytes, for each position's fresh search.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    /// Transposition table size in megabytes, for each position's fresh search (at most
+    /// 4096, the AI's bound everywhere).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=MAX_HASH_MB as i64))]
     hash: u32,
     /// End with a JSON line {"nodes":N,"milliseconds":T,"nps":R}.
     #[arg(long)]
