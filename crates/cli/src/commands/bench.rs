@@ -7,7 +7,7 @@ use super::RuleOptions;
 use anyhow::{bail, Context};
 use libro_ai::{Control, Limits, SearchConfig, Searcher, MAX_HASH_MB};
 use libro_core::{Game, Turn};
-use libro_registry::{FamilyRules, Visit};
+use libro_registry::{DynGame, FamilyRules, Visit};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -85,28 +85,15 @@ impl Visit for &SearchOne<'_> {
     fn visit<R: FamilyRules>(self, rules: &[Arc<R>]) -> Self::Output {
         let p = self.position;
         let mut game = rules[0].new_game(0);
-        let mut outcomes = Vec::new();
+        // Moves and rolls are read and checked as every front end reads them.
         for &text in &p.plies {
-            let at = || format!("bench-positions.txt line {}: `{text}`", p.line);
-            match game.turn() {
-                Turn::Seat(_) => {
-                    let mv = game.parse_move(text).map_err(|e| anyhow::anyhow!("{e}"));
-                    game.play(mv.with_context(at)?);
-                }
-                Turn::Chance => {
-                    game.chance_outcomes(&mut outcomes);
-                    let roll = text.parse().ok().filter(|r| {
-                        outcomes
-                            .iter()
-                            .any(|c: &libro_core::Chance<_>| c.outcome == *r)
-                    });
-                    let Some(roll) = roll else {
-                        bail!("{}: not a roll that can come here", at());
-                    };
-                    game.apply_chance(roll);
-                }
-                Turn::Over => bail!("{}: the game is over", at()),
-            }
+            let step = match Game::turn(&game) {
+                Turn::Seat(seat) => DynGame::play(&mut game, seat, text),
+                _ => DynGame::apply_chance(&mut game, text),
+            };
+            step.map_err(|e| {
+                anyhow::anyhow!("bench-positions.txt line {}: `{text}`: {e}", p.line)
+            })?;
         }
         let mut searcher: Searcher<R::Game> = Searcher::new(SearchConfig {
             hash_mb: self.hash_mb,
