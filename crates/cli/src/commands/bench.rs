@@ -7,7 +7,7 @@ use super::RuleOptions;
 use anyhow::{bail, Context};
 use libro_ai::{Control, Limits, SearchConfig, Searcher, MAX_HASH_MB};
 use libro_core::{Game, Turn};
-use libro_registry::{DynGame, FamilyRules, Visit};
+use libro_registry::{DynGame, FamilyRules, PlayError, Visit};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -89,7 +89,8 @@ impl Visit for &SearchOne<'_> {
         for &text in &p.plies {
             let step = match Game::turn(&game) {
                 Turn::Seat(seat) => DynGame::play(&mut game, seat, text),
-                _ => DynGame::apply_chance(&mut game, text),
+                Turn::Chance => DynGame::apply_chance(&mut game, text),
+                Turn::Over => Err(PlayError::GameOver),
             };
             step.map_err(|e| {
                 anyhow::anyhow!("bench-positions.txt line {}: `{text}`: {e}", p.line)
