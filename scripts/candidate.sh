@@ -41,8 +41,10 @@ cand_tag="$(tag "$cand")"
 }
 
 # One match: a binary's games of one seed, unless already recorded in full.
-match() { # binary tag seed games
-  local bin="$1" t="$2" s="$3" n="$4"
+# The binary goes by its role (base or cand), so a path with spaces passes through xargs.
+match() { # role tag seed games
+  local bin t="$2" s="$3" n="$4"
+  if [ "$1" = base ]; then bin="$base"; else bin="$cand"; fi
   if [ -s "$out/$t-$s.jsonl" ] && [ "$(wc -l <"$out/$t-$s.jsonl")" -eq "$n" ]; then
     return
   fi
@@ -52,11 +54,11 @@ match() { # binary tag seed games
     --record "$out/$t-$s.jsonl" --pgn "$out/$t-$s.pgn" >/dev/null
 }
 export -f match
-export out nodes fsf anchors
+export out nodes fsf anchors base cand
 # Two matches at a time (one core each): the largest first.
 for sg in "${seeds[@]}"; do
-  echo "$base" "$base_tag" "${sg%%:*}" "${sg##*:}"
-  echo "$cand" "$cand_tag" "${sg%%:*}" "${sg##*:}"
+  echo base "$base_tag" "${sg%%:*}" "${sg##*:}"
+  echo cand "$cand_tag" "${sg%%:*}" "${sg##*:}"
 done | sort -k4,4nr | xargs -P 2 -L 1 bash -c 'match "$@"' match
 
 python3 - "$out" "$base_tag" "$cand_tag" "${seeds[@]}" <<'EOF'
@@ -70,6 +72,8 @@ for sg in seeds:
     seed = sg.split(":")[0]
     pairs += list(zip(scores(base, seed), scores(cand, seed)))
 n = len(pairs)
+if n < 2:
+    sys.exit(f"candidate: {n} paired game; an interval needs two or more")
 d = [c - b for b, c in pairs]
 mean = sum(d) / n
 sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1))
