@@ -30,6 +30,10 @@ read -r -a seeds <<<"${SEEDS:-2001:20 2002:20 2003:89 2004:89 2005:46 2006:46}"
   echo "candidate: build Fairy-Stockfish first (scripts/strength.sh does, into $fsf)" >&2
   exit 2
 }
+[ -f "$anchors/variants.ini" ] || {
+  echo "candidate: no $anchors/variants.ini (../shared/anchors beside this checkout, or ANCHORS=DIR)" >&2
+  exit 2
+}
 mkdir -p "$out"
 tag() { echo "$nodes-$(sha256sum "$1" | cut -c1-12)"; }
 base_tag="$(tag "$base")"
@@ -73,7 +77,7 @@ for sg in seeds:
     pairs += list(zip(scores(base, seed), scores(cand, seed)))
 n = len(pairs)
 if n < 2:
-    sys.exit(f"candidate: {n} paired game; an interval needs two or more")
+    sys.exit(f"candidate: {n} paired game(s); an interval needs two or more")
 d = [c - b for b, c in pairs]
 mean = sum(d) / n
 sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1))
