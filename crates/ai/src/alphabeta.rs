@@ -787,14 +787,12 @@ impl<G: Heuristic> AlphaBeta<G> {
                 continue;
             }
             let quiet = !tactical && !in_check && order < KILLER;
-            let mut child = game.clone();
-            child.play(mv);
-            self.played[ply] = Some(mv);
             if quiet {
                 quiets += 1;
             }
             // Near the horizon, late quiet moves that neither check nor can lift a hopeless
-            // static value to alpha are not searched (late-move and futility pruning).
+            // static value to alpha are not searched (late-move and futility pruning). Most
+            // such moves are never played: whether one checks is asked of the game first.
             if let (Some(m), Some(ev)) = (margin, static_eval) {
                 if i > 0
                     && quiet
@@ -802,7 +800,7 @@ impl<G: Heuristic> AlphaBeta<G> {
                     && best > -MATE_BOUND
                     && (quiets > (3 + 2 * depth * depth) / (2 - i32::from(improving))
                         || ev + m * depth + m / 2 <= alpha)
-                    && !child.in_check()
+                    && !game.gives_check(mv)
                 {
                     continue;
                 }
@@ -818,11 +816,14 @@ impl<G: Heuristic> AlphaBeta<G> {
                     } else {
                         None
                     };
-                    if exchange.is_some_and(|(gain, limit)| gain < limit) && !child.in_check() {
+                    if exchange.is_some_and(|(gain, limit)| gain < limit) && !game.gives_check(mv) {
                         continue;
                     }
                 }
             }
+            let mut child = game.clone();
+            child.play(mv);
+            self.played[ply] = Some(mv);
             let v = if i == 0 {
                 let extension = i32::from(tt_move == Some(mv) && singular);
                 self.search(&child, depth - 1 + extension, ply + 1, alpha, beta, side)

@@ -87,6 +87,16 @@ pub trait Heuristic: Game {
         false
     }
 
+    /// Whether playing the legal move `mv` leaves the next seat in check (as
+    /// [`Heuristic::in_check`] says after it). The search asks it of each move it may prune
+    /// before playing it, so a family that can tell without playing the whole move (no
+    /// history to copy, no end rules to settle) should override it.
+    fn gives_check(&self, mv: Self::Move) -> bool {
+        let mut child = self.clone();
+        child.play(mv);
+        child.in_check()
+    }
+
     /// The position with the seat to move passing its turn (a "null move"), where that is a
     /// sound test of a position's strength: two sides, the mover not in check nor bound to
     /// move, and with pieces enough that passing is rarely better than moving (zugzwang).

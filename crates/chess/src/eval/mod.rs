@@ -1513,6 +1513,24 @@ impl Heuristic for ChessGame {
         ChessGame::null_move(self)
     }
 
+    /// The move played on a copy of the bitboards alone: no history to copy, no end rules
+    /// to settle. Unlike `in_check` of the game after it, a move that mates gives check
+    /// (the search must not prune it as quiet).
+    /// With more than two seats (where the search does not prune), the whole move is played.
+    fn gives_check(&self, mv: Move) -> bool {
+        let r = self.rules();
+        if r.num_seats() != 2 {
+            let mut child = self.clone();
+            child.play(mv);
+            return Heuristic::in_check(&child);
+        }
+        with_pos!(self.position(), pos => {
+            let mut after = *pos;
+            after.play(r, mv);
+            after.in_check(r, after.to_move) || capture_forced(r, &after)
+        })
+    }
+
     /// A pawn's worth per ply, with two seats (with more, a seat's value hangs on moves
     /// among the others that a margin cannot bound).
     fn futility_margin(&self) -> Option<i32> {
@@ -1626,6 +1644,58 @@ mod tests {
         // Guarded by an own pawn, the same step loses the rook for the pawn.
         let g = game(&r, "4k3/8/8/4p3/8/2P5/8/3RK3 w - - 0 1");
         assert_eq!(g.landing_exchange(find(&g, "d1", "d4")), Some(PAWN - ROOK));
+    }
+
+    #[test]
+    fn a_move_gives_check_as_the_game_after_it_is_in_check_and_a_mate_gives_check() {
+        use rand::{Rng, SeedableRng};
+        // Rook to a8 mates the king on h8 behind its own pawns: the game after it is over
+        // (so not "in check"), yet the move checks and must never be pruned as quiet.
+        let r = load("shatranj");
+        let g = game(&r, "7k/6pp/8/8/8/8/8/R5K1 w - - 0 1");
+        let mate = find(&g, "a1", "a8");
+        let mut after = g.clone();
+        after.play(mate);
+        assert!(after.is_over() && !Heuristic::in_check(&after));
+        assert!(g.gives_check(mate));
+        assert!(!g.gives_check(find(&g, "a1", "a7")));
+        // Everywhere else the two agree, in check and in Forçado's bound captures.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for name in [
+            "shatranj",
+            "acedrex",
+            "forcado",
+            "short-assize",
+            "short-assize-ludii",
+        ] {
+            let r = load(name);
+            let (mut checks, mut tried) = (0, 0);
+            for _ in 0..12 {
+                let mut g = ChessGame::new(&r);
+                for _ in 0..150 {
+                    let mut moves = MoveList::new();
+                    g.legal_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &mv in moves.iter() {
+                        let mut child = g.clone();
+                        child.play(mv);
+                        if !child.is_over() {
+                            let check = Heuristic::in_check(&child);
+                            assert_eq!(g.gives_check(mv), check, "{name}: {mv:?} in {g}");
+                            checks += usize::from(check);
+                            tried += 1;
+                        }
+                    }
+                    g.play(moves[rng.gen_range(0..moves.len())]);
+                }
+            }
+            assert!(
+                checks > 0 && tried > 1000,
+                "{name}: {checks} checks in {tried}"
+            );
+        }
     }
 
     #[test]
