@@ -373,6 +373,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             return None;
         }
         self.pv[0].clear();
+        let in_check = game.in_check();
         let mut best_index = 0;
         for i in 0..root.len() {
             let mv = root[i];
@@ -382,7 +383,22 @@ impl<G: Heuristic> AlphaBeta<G> {
             let mut v = if i == 0 {
                 self.search(&child, depth - 1, 1, alpha, beta, side)
             } else {
-                let v = self.search(&child, depth - 1, 1, alpha, alpha + 1, side);
+                // Late quiet root moves are searched shallower first, as in the tree's
+                // principal variation, and in full only if they beat the best so far.
+                let r = if self.margin.is_some()
+                    && depth >= 3
+                    && i >= 3
+                    && !in_check
+                    && !game.is_tactical(mv)
+                {
+                    (i32::from(self.lmr[depth.min(63) as usize][i.min(63)]) - 1).clamp(0, depth - 2)
+                } else {
+                    0
+                };
+                let mut v = self.search(&child, depth - 1 - r, 1, alpha, alpha + 1, side);
+                if v > alpha && r > 0 && !self.stopper.stopped {
+                    v = self.search(&child, depth - 1, 1, alpha, alpha + 1, side);
+                }
                 if v > alpha && !self.stopper.stopped {
                     self.search(&child, depth - 1, 1, alpha, beta, side)
                 } else {
