@@ -391,7 +391,7 @@ impl<G: Heuristic> AlphaBeta<G> {
                     && !in_check
                     && !game.is_tactical(mv)
                 {
-                    (i32::from(self.lmr[depth.min(63) as usize][i.min(63)]) - 1).clamp(0, depth - 2)
+                    self.late_reduction(depth, i, -1, 0)
                 } else {
                     0
                 };
@@ -458,6 +458,12 @@ impl<G: Heuristic> AlphaBeta<G> {
     #[inline]
     fn may_extend(&self, ply: usize) -> bool {
         ply < 2 * self.root_depth as usize
+    }
+
+    /// The late-move reduction of move `i` at `depth` from the table, shifted by `adjust`
+    /// plies and kept within `[floor, depth − 2]` so a reduced search still looks a ply ahead.
+    fn late_reduction(&self, depth: i32, i: usize, adjust: i32, floor: i32) -> i32 {
+        (i32::from(self.lmr[depth.min(63) as usize][i.min(63)]) + adjust).clamp(floor, depth - 2)
     }
 
     #[inline]
@@ -847,8 +853,8 @@ impl<G: Heuristic> AlphaBeta<G> {
                 let quiet_late = quiet && i >= 3;
                 let r = if depth >= 3 && quiet_late {
                     if self.margin.is_some() {
-                        let r = i32::from(self.lmr[depth.min(63) as usize][i.min(63)]);
-                        (r - i32::from(pv_node) + i32::from(!improving)).clamp(1, depth - 2)
+                        let adjust = i32::from(!improving) - i32::from(pv_node);
+                        self.late_reduction(depth, i, adjust, 1)
                     } else if depth >= 5 && i >= 8 {
                         2
                     } else {
