@@ -68,6 +68,9 @@ struct Tables {
     value: [i32; MAX_TYPES],
     value_mg: [i32; MAX_TYPES],
     mob: [i32; MAX_TYPES],
+    /// `[seat]`: a bit per piece type that moves as it captures (the same leaps and
+    /// slides), so its mobility is its attacks on squares it may enter.
+    moves_as_captures: [u64; MAX_SEATS],
     /// Positional bonus `[seat][type][square]`, middlegame and endgame.
     pst_mg: Box<[[[i16; 256]; MAX_TYPES]; MAX_SEATS]>,
     pst_eg: Box<[[[i16; 256]; MAX_TYPES]; MAX_SEATS]>,
@@ -272,6 +275,17 @@ impl Tables {
                 rings
             })
             .collect();
+        let mut moves_as_captures = [0u64; MAX_SEATS];
+        for (s, m) in moves_as_captures.iter_mut().enumerate().take(n) {
+            for t in 0..r.pieces.len() {
+                let tb = r.table::<B>(s as u8, t as u8);
+                if tb.quiet_dirs == tb.capture_dirs
+                    && (0..board.squares()).all(|i| tb.quiet[i] == tb.capture[i])
+                {
+                    *m |= 1 << t;
+                }
+            }
+        }
         let start = B::of(&r.start);
         for s in 0..n {
             let seat = &r.seats[s];
@@ -348,6 +362,7 @@ impl Tables {
             value,
             value_mg,
             mob,
+            moves_as_captures,
             pst_mg,
             pst_eg,
             passed_mask,
@@ -731,11 +746,6 @@ fn reach<B: Width>(
     m
 }
 
-/// The squares seat `s`'s pieces (king included) attack, for captures: what it could take.
-fn attacks_of<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>, s: u8) -> Bitboard<B> {
-    SeatAttacks::of(t, r, pos, s).once
-}
-
 /// What one seat's pieces attack: every square any attacks, those two or more attack, and
 /// by kind of attacker (see [`SeatAttacks::slot`]).
 #[derive(Copy, Clone)]
@@ -758,33 +768,50 @@ impl<B: Width> SeatAttacks<B> {
         }
     }
 
+    /// No attacks.
+    const EMPTY: Self = SeatAttacks {
+        once: Bitboard::EMPTY,
+        twice: Bitboard::EMPTY,
+        by_kind: [Bitboard::EMPTY; 4],
+    };
+
+    /// Adds the attacks `a` of a piece of `kind`.
+    #[inline]
+    fn add(&mut self, kind: Kind, a: Bitboard<B>) {
+        self.twice |= self.once & a;
+        self.once |= a;
+        if let Some(k) = Self::slot(kind) {
+            self.by_kind[k] |= a;
+        }
+    }
+
+    /// Seat `s`'s attacks worked out on their own (the evaluation takes them from
+    /// [`seat_sums`]'s one pass over the pieces; tests check the two agree).
+    #[cfg(test)]
     fn of(t: &Tables, r: &ChessRules, pos: &Pos<B>, s: u8) -> Self {
-        let mut out = SeatAttacks {
-            once: Bitboard::EMPTY,
-            twice: Bitboard::EMPTY,
-            by_kind: [Bitboard::EMPTY; 4],
-        };
+        let mut out = Self::EMPTY;
         let own = pos.seat_bb[s as usize];
         for ty in 0..r.pieces.len() {
-            let tb = r.table::<B>(s, ty as u8);
-            let slot = Self::slot(t.kind[ty]);
             for sq in pos.type_bb[ty] & own {
-                let mut a = tb.capture[sq.index()];
-                if tb.capture_dirs & 0x55 != 0 {
-                    a |= B::rook(r, sq, pos.occ);
-                }
-                if tb.capture_dirs & 0xAA != 0 {
-                    a |= B::bishop(r, sq, pos.occ);
-                }
-                out.twice |= out.once & a;
-                out.once |= a;
-                if let Some(k) = slot {
-                    out.by_kind[k] |= a;
-                }
+                out.add(t.kind[ty], piece_attacks(r, pos, s, ty as u8, sq));
             }
         }
         out
     }
+}
+
+/// The squares a piece of type `t` of seat `s` on `sq` attacks (could capture on).
+#[inline]
+fn piece_attacks<B: Width>(r: &ChessRules, pos: &Pos<B>, s: u8, t: u8, sq: Square) -> Bitboard<B> {
+    let tb = r.table::<B>(s, t);
+    let mut a = tb.capture[sq.index()];
+    if tb.capture_dirs & 0x55 != 0 {
+        a |= B::rook(r, sq, pos.occ);
+    }
+    if tb.capture_dirs & 0xAA != 0 {
+        a |= B::bishop(r, sq, pos.occ);
+    }
+    a
 }
 
 /// Both seats' attack maps, worked out once per evaluation: `by()[s]` is what seat `s`
@@ -795,6 +822,7 @@ struct Attacks<B: Width> {
 }
 
 impl<B: Width> Attacks<B> {
+    #[cfg(test)]
     fn of(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> Self {
         let seats = [SeatAttacks::of(t, r, pos, 0), SeatAttacks::of(t, r, pos, 1)];
         Attacks { seats }
@@ -820,9 +848,9 @@ struct SeatSums {
     mobility: i32,
 }
 
-/// Material, piece-square terms and mobility of seat `s`. Mobility counts the squares a
-/// piece reaches outside `pawn_guarded` (the squares enemy pawns guard: a piece going
-/// there is lost for a pawn).
+/// Material, piece-square terms and mobility of seat `s`, and what its pieces attack (one
+/// pass over the pieces for both). Mobility counts the squares a piece reaches outside
+/// `pawn_guarded` (the squares enemy pawns guard: a piece going there is lost for a pawn).
 fn seat_sums<B: Width>(
     t: &Tables,
     r: &ChessRules,
@@ -830,11 +858,12 @@ fn seat_sums<B: Width>(
     s: u8,
     enemy_pawns: Bitboard<B>,
     pawn_guarded: Bitboard<B>,
-) -> SeatSums {
+) -> (SeatSums, SeatAttacks<B>) {
     let mut out = SeatSums::default();
+    let mut attacks = SeatAttacks::EMPTY;
     let own = pos.seat_bb[s as usize];
     if own.is_empty() {
-        return out;
+        return (out, attacks);
     }
     let empty = !pos.occ;
     let capt = seats_bb(pos, pos.target_seats(r, s));
@@ -856,9 +885,12 @@ fn seat_sums<B: Width>(
             out.nonpawn += t.value[ty] * count;
         }
         let (pmg, peg) = (&t.pst_mg[s as usize][ty], &t.pst_eg[s as usize][ty]);
+        let same_reach = t.moves_as_captures[s as usize] >> ty & 1 != 0;
         for sq in bb {
             out.mg += i32::from(pmg[sq.index()]);
             out.eg += i32::from(peg[sq.index()]);
+            let a = piece_attacks(r, pos, s, ty as u8, sq);
+            attacks.add(kind, a);
             match kind {
                 Kind::King => {}
                 Kind::Pawn => {
@@ -879,8 +911,12 @@ fn seat_sums<B: Width>(
                 }
                 _ => {
                     let cap = capt & !forbidden(r, pos, ty);
-                    let mut m =
-                        (reach(r, pos, s, ty as u8, sq, empty, cap) & !pawn_guarded).count() as i32;
+                    let reached = if same_reach {
+                        a & (empty | cap)
+                    } else {
+                        reach(r, pos, s, ty as u8, sq, empty, cap)
+                    };
+                    let mut m = (reached & !pawn_guarded).count() as i32;
                     // The fers' leap (a first-move right): more squares while it lasts.
                     if r.extra_types >> ty & 1 != 0 && pos.unmoved.contains(sq) {
                         m += extras_open(r, pos, s, ty as u8, sq, empty);
@@ -890,7 +926,7 @@ fn seat_sums<B: Width>(
             }
         }
     }
-    out
+    (out, attacks)
 }
 
 /// Victims a piece of type `ty` may not take (the fil may not take a fil).
@@ -968,13 +1004,15 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let pawns = pos.seats_pawns(t);
     let (wp_mg, wp_eg, w_guard) = pawn_structure(t, r, pos, 0, pawns[0]);
     let (bp_mg, bp_eg, b_guard) = pawn_structure(t, r, pos, 1, pawns[1]);
-    let w = seat_sums(t, r, pos, 0, pawns[1], b_guard);
-    let b = seat_sums(t, r, pos, 1, pawns[0], w_guard);
+    let (w, w_attacks) = seat_sums(t, r, pos, 0, pawns[1], b_guard);
+    let (b, b_attacks) = seat_sums(t, r, pos, 1, pawns[0], w_guard);
     let ph = phase(t, w.nonpawn + b.nonpawn);
     let mut v = w.mobility - b.mobility;
     let mut mg = w.mg - b.mg + w.material_mg - b.material_mg;
     let mut eg = w.eg - b.eg + w.material - b.material;
-    let attacks = Attacks::of(t, r, pos);
+    let attacks = Attacks {
+        seats: [w_attacks, b_attacks],
+    };
     let (wt_mg, wt_eg) = threats(t, r, pos, 0, pawns[0], w_guard, b_guard, &attacks);
     let (bt_mg, bt_eg) = threats(t, r, pos, 1, pawns[1], b_guard, w_guard, &attacks);
     let all_pawns = pawns[0] | pawns[1];
@@ -1068,18 +1106,20 @@ fn eval_many<B: Width>(
     let n = r.num_seats();
     let all_pawns = pawn_bb(t, pos);
     let mut sums = [SeatSums::default(); MAX_SEATS];
+    let mut attacks = [Bitboard::EMPTY; MAX_SEATS];
     let mut nonpawn_total = 0;
     for s in 0..n as u8 {
         if pos.is_active(s) {
             let enemy_pawns =
                 all_pawns & seats_bb(pos, pos.attacker_seats(r, s) | pos.target_seats(r, s));
-            sums[s as usize] = seat_sums(t, r, pos, s, enemy_pawns, Bitboard::EMPTY);
+            let (sum, seat_attacks) = seat_sums(t, r, pos, s, enemy_pawns, Bitboard::EMPTY);
+            sums[s as usize] = sum;
+            attacks[s as usize] = seat_attacks.once;
             nonpawn_total += sums[s as usize].nonpawn;
         }
     }
     let ph = phase(t, nonpawn_total * 2 / n as i32);
     let mut own = [0i32; MAX_SEATS];
-    let mut attacks = [Bitboard::EMPTY; MAX_SEATS];
     for s in 0..n as u8 {
         if !pos.is_active(s) {
             continue;
@@ -1090,7 +1130,6 @@ fn eval_many<B: Width>(
             v += king_safety(t, r, pos, s, seats_bb(pos, pos.attacker_seats(r, s))) * ph / 256;
         }
         own[s as usize] = v;
-        attacks[s as usize] = attacks_of(t, r, pos, s);
     }
     let (stakes, paid) = game.ledger();
     let mean_stake = {
@@ -1601,6 +1640,62 @@ mod tests {
             assert_eq!(w, -b, "{name}");
             // The setups are mirror images: only the side to move's tempo differs.
             assert_eq!(w, W.tempo, "{name}");
+        }
+    }
+
+    /// The evaluation takes each seat's attacks from its pass over the pieces for mobility;
+    /// along a game they must be what the pieces attack counted on their own, and a piece
+    /// that moves as it captures must reach what walking its moves reaches.
+    #[test]
+    fn one_pass_attacks_and_reach_are_those_worked_out_apart() {
+        for name in [
+            "shatranj",
+            "acedrex",
+            "forcado",
+            "cuatro-tiempos",
+            "grant-acedrex",
+        ] {
+            let r = load(name);
+            let t = tables(&r);
+            if name == "shatranj" {
+                // Every shatranj piece but the pawn moves as it captures.
+                for (ty, p) in r.pieces.iter().enumerate() {
+                    let same = t.moves_as_captures[0] >> ty & 1 != 0;
+                    assert_eq!(same, !p.is_pawn(), "{}", p.name);
+                }
+            }
+            let mut g = ChessGame::new(&r);
+            let mut moves = MoveList::new();
+            for ply in 0..120usize {
+                with_pos!(g.position(), pos => {
+                    let empty = !pos.occ;
+                    for s in 0..r.num_seats() as u8 {
+                        let (_, attacks) = seat_sums(&t, &r, pos, s, Bitboard::EMPTY, Bitboard::EMPTY);
+                        let apart = SeatAttacks::of(&t, &r, pos, s);
+                        assert!(attacks.once == apart.once && attacks.twice == apart.twice, "{name} ply {ply}");
+                        assert_eq!(attacks.by_kind, apart.by_kind, "{name} ply {ply}");
+                        // A piece that moves as it captures reaches its attacked squares
+                        // that it may enter, as walking its moves finds.
+                        let capt = seats_bb(pos, pos.target_seats(&r, s));
+                        for ty in 0..r.pieces.len() {
+                            if t.moves_as_captures[s as usize] >> ty & 1 == 0 {
+                                continue;
+                            }
+                            let cap = capt & !forbidden(&r, pos, ty);
+                            for sq in pos.type_bb[ty] & pos.seat_bb[s as usize] {
+                                let a = piece_attacks(&r, pos, s, ty as u8, sq);
+                                let walked = reach(&r, pos, s, ty as u8, sq, empty, cap);
+                                assert!(a & (empty | cap) == walked, "{name} ply {ply} {sq:?}");
+                            }
+                        }
+                    }
+                });
+                g.legal_moves(&mut moves);
+                if moves.is_empty() || g.is_over() {
+                    break;
+                }
+                g.play(moves[(ply * 7 + 3) % moves.len()]);
+            }
         }
     }
 
