@@ -1,7 +1,8 @@
 //! The game knowledge the search uses ([`libro_core::Heuristic`]) for every chess-family
 //! ruleset: medieval piece values (middlegame and endgame), piece-square terms read off each
-//! piece's own move tables, mobility over the squares enemy pawns do not guard (the fers'
-//! leap and the pawns' double step included), pawn structure, threats, rooks on open lines,
+//! piece's own move tables, mobility (the fers' leap and the pawns' double step included;
+//! for two seats by Fairy-Stockfish's tables over its mobility area, for four a count of the
+//! squares enemy pawns do not guard), pawn structure, threats, rooks on open lines,
 //! bare-king and mop-up endings, Forçado's forced captures, and for four seats the
 //! right-hand neighbour, the seat that can capture us and the stakes.
 //!
@@ -20,6 +21,7 @@ use std::sync::{Arc, Weak};
 
 mod weights;
 pub use weights::Weights;
+use weights::{KNIGHT_MOBILITY, ROOK_MOBILITY};
 
 /// What a piece type is, read from its name and rules (the family's pieces by their names).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -67,7 +69,10 @@ struct Tables {
     kind: [Kind; MAX_TYPES],
     value: [i32; MAX_TYPES],
     value_mg: [i32; MAX_TYPES],
-    mob: [i32; MAX_TYPES],
+    mobility: [Mobility; MAX_TYPES],
+    /// `[seat]`: the squares of its first three ranks (two seats), where its pawns are idle
+    /// for the mobility area.
+    low_ranks: [W256; MAX_SEATS],
     /// `[seat]`: a bit per piece type that moves as it captures (the same leaps and
     /// slides), so its mobility is its attacks on squares it may enter.
     moves_as_captures: [u64; MAX_SEATS],
@@ -92,6 +97,30 @@ struct Tables {
     /// Non-pawn, non-king material of all seats at the start: the phase's scale.
     start_material: i32,
     start_pieces: i32,
+}
+
+/// How a piece type's mobility is valued.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Mobility {
+    /// So much a square it may move to, both halves (four seats, and pieces the two-seat
+    /// tables do not name).
+    Linear(i32),
+    /// Two seats, by the squares it attacks or may move to in its mobility area
+    /// (Fairy-Stockfish's count): (middlegame, endgame) from a table by that number...
+    Table(&'static [(i32, i32)]),
+    /// ...or by Fairy-Stockfish's formula for fairy pieces, `max · (n − 2) / (8 + n)`.
+    Fairy(i32, i32),
+}
+
+impl Mobility {
+    /// The (middlegame, endgame) bonus for `n` squares counted.
+    fn bonus(self, n: i32) -> (i32, i32) {
+        match self {
+            Mobility::Linear(per) => (per * n, per * n),
+            Mobility::Table(t) => t[(n.max(0) as usize).min(t.len() - 1)],
+            Mobility::Fairy(mg, eg) => (mg * (n - 2) / (8 + n), eg * (n - 2) / (8 + n)),
+        }
+    }
 }
 
 /// Entries of the pawn-structure cache (a power of two).
@@ -196,8 +225,8 @@ impl Tables {
         let mut kind = [Kind::Other; MAX_TYPES];
         let mut value = [0; MAX_TYPES];
         let mut value_mg = [0; MAX_TYPES];
-        let mut mob = [0; MAX_TYPES];
         let mut pawns = 0u8;
+        let mut mobility = [Mobility::Linear(0); MAX_TYPES];
         for (t, p) in r.pieces.iter().enumerate() {
             kind[t] = if p.royal {
                 Kind::King
@@ -243,13 +272,18 @@ impl Tables {
                     (v, v)
                 }
             };
-            mob[t] = match kind[t] {
-                Kind::Fers => w.fers_mobility,
-                Kind::Fil => w.fil_mobility,
-                Kind::Knight => w.knight_mobility,
-                Kind::Rook => w.rook_mobility,
-                Kind::Other => w.other_mobility,
-                Kind::King | Kind::Pawn => 0,
+            mobility[t] = match (n, kind[t]) {
+                (2, Kind::Knight) => Mobility::Table(&KNIGHT_MOBILITY),
+                (2, Kind::Rook) => Mobility::Table(&ROOK_MOBILITY),
+                (2, Kind::Fers | Kind::Fil) => {
+                    Mobility::Fairy(w.fairy_mobility_mg, w.fairy_mobility_eg)
+                }
+                (_, Kind::Fers) => Mobility::Linear(w.fers_mobility),
+                (_, Kind::Fil) => Mobility::Linear(w.fil_mobility),
+                (_, Kind::Knight) => Mobility::Linear(w.knight_mobility),
+                (_, Kind::Rook) => Mobility::Linear(w.rook_mobility),
+                (_, Kind::Other) => Mobility::Linear(w.other_mobility),
+                (_, Kind::King | Kind::Pawn) => Mobility::Linear(0),
             };
         }
 
@@ -287,6 +321,7 @@ impl Tables {
             }
         }
         let start = B::of(&r.start);
+        let mut low_ranks = [W256::ZERO; MAX_SEATS];
         for s in 0..n {
             let seat = &r.seats[s];
             // The seat's home edge: where its king stands at the start.
@@ -295,6 +330,12 @@ impl Tables {
                 let (line, beside) = line_masks(board, Square(i as u8), seat.forward);
                 line_mask[s * 256 + i] = line;
                 beside_mask[s * 256 + i] = beside;
+            }
+            // The first three ranks: within two steps of the farthest from the far edge.
+            let steps = |i: usize| steps_to_edge(board, Square(i as u8), seat.forward);
+            let deepest = (0..board.squares()).map(steps).max().unwrap_or(0);
+            for i in (0..board.squares()).filter(|&i| steps(i) >= deepest - 2) {
+                low_ranks[s] |= W256::bit(i as u8);
             }
             for t in 0..r.pieces.len() {
                 let tb = r.table::<B>(s as u8, t as u8);
@@ -361,7 +402,8 @@ impl Tables {
             kind,
             value,
             value_mg,
-            mob,
+            mobility,
+            low_ranks,
             moves_as_captures,
             pst_mg,
             pst_eg,
@@ -849,15 +891,16 @@ struct SeatSums {
 }
 
 /// Material, piece-square terms and mobility of seat `s`, and what its pieces attack (one
-/// pass over the pieces for both). Mobility counts the squares a piece reaches outside
-/// `pawn_guarded` (the squares enemy pawns guard: a piece going there is lost for a pawn).
+/// pass over the pieces for both). Mobility counts squares of `area` (see
+/// [`mobility_area`]): those a piece may move to, or under a two-seat table (as
+/// Fairy-Stockfish counts) those it attacks or may move to, own pieces it guards included.
 fn seat_sums<B: Width>(
     t: &Tables,
     r: &ChessRules,
     pos: &Pos<B>,
     s: u8,
     enemy_pawns: Bitboard<B>,
-    pawn_guarded: Bitboard<B>,
+    area: Bitboard<B>,
 ) -> (SeatSums, SeatAttacks<B>) {
     let mut out = SeatSums::default();
     let mut attacks = SeatAttacks::EMPTY;
@@ -916,12 +959,24 @@ fn seat_sums<B: Width>(
                     } else {
                         reach(r, pos, s, ty as u8, sq, empty, cap)
                     };
-                    let mut m = (reached & !pawn_guarded).count() as i32;
+                    let mobility = t.mobility[ty];
+                    let counted = match mobility {
+                        Mobility::Linear(_) => reached,
+                        _ if same_reach => a,
+                        _ => (a & pos.occ) | (reached & empty),
+                    };
+                    let mut m = (counted & area).count() as i32;
                     // The fers' leap (a first-move right): more squares while it lasts.
                     if r.extra_types >> ty & 1 != 0 && pos.unmoved.contains(sq) {
                         m += extras_open(r, pos, s, ty as u8, sq, empty);
                     }
-                    out.mobility += t.mob[ty] * m;
+                    let (mg, eg) = mobility.bonus(m);
+                    if let Mobility::Linear(_) = mobility {
+                        out.mobility += mg;
+                    } else {
+                        out.mg += mg;
+                        out.eg += eg;
+                    }
                 }
             }
         }
@@ -960,6 +1015,37 @@ fn extras_open<B: Width>(
         .iter()
         .filter(|e| empty.contains(e.to) && (e.block & pos.occ).is_empty())
         .count() as i32
+}
+
+/// Fairy-Stockfish's mobility area of seat `s` (two seats): the squares its pieces'
+/// mobility counts. Not those the enemy's pawns guard (`enemy_guard`: a piece going there
+/// is lost for a pawn), nor its own king's, nor those of its own pawns that are blocked or
+/// still on its first three ranks (guarding a pawn that stays put is no activity).
+fn mobility_area<B: Width>(
+    t: &Tables,
+    r: &ChessRules,
+    pos: &Pos<B>,
+    s: u8,
+    own_pawns: Bitboard<B>,
+    enemy_guard: Bitboard<B>,
+) -> Bitboard<B> {
+    let mut idle = own_pawns & Bitboard(B::from_w256(t.low_ranks[s as usize]));
+    let empty = !pos.occ;
+    let mut m = t.pawns;
+    while m != 0 {
+        let ty = m.trailing_zeros() as u8;
+        m &= m - 1;
+        let tb = r.table::<B>(s, ty);
+        for sq in pos.type_bb[ty as usize] & own_pawns & !idle {
+            if (tb.quiet[sq.index()] & empty).is_empty() {
+                idle = idle.with(sq);
+            }
+        }
+    }
+    if let Some(k) = pos.king_square(r, s) {
+        idle = idle.with(k);
+    }
+    !(idle | enemy_guard)
 }
 
 /// Blends middlegame and endgame by the non-pawn material left (256 = all of it).
@@ -1004,8 +1090,10 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let pawns = pos.seats_pawns(t);
     let (wp_mg, wp_eg, w_guard) = pawn_structure(t, r, pos, 0, pawns[0]);
     let (bp_mg, bp_eg, b_guard) = pawn_structure(t, r, pos, 1, pawns[1]);
-    let (w, w_attacks) = seat_sums(t, r, pos, 0, pawns[1], b_guard);
-    let (b, b_attacks) = seat_sums(t, r, pos, 1, pawns[0], w_guard);
+    let w_area = mobility_area(t, r, pos, 0, pawns[0], b_guard);
+    let b_area = mobility_area(t, r, pos, 1, pawns[1], w_guard);
+    let (w, w_attacks) = seat_sums(t, r, pos, 0, pawns[1], w_area);
+    let (b, b_attacks) = seat_sums(t, r, pos, 1, pawns[0], b_area);
     let ph = phase(t, w.nonpawn + b.nonpawn);
     let mut v = w.mobility - b.mobility;
     let mut mg = w.mg - b.mg + w.material_mg - b.material_mg;
@@ -1112,7 +1200,7 @@ fn eval_many<B: Width>(
         if pos.is_active(s) {
             let enemy_pawns =
                 all_pawns & seats_bb(pos, pos.attacker_seats(r, s) | pos.target_seats(r, s));
-            let (sum, seat_attacks) = seat_sums(t, r, pos, s, enemy_pawns, Bitboard::EMPTY);
+            let (sum, seat_attacks) = seat_sums(t, r, pos, s, enemy_pawns, Bitboard::FULL);
             sums[s as usize] = sum;
             attacks[s as usize] = seat_attacks.once;
             nonpawn_total += sums[s as usize].nonpawn;
@@ -1670,7 +1758,7 @@ mod tests {
                 with_pos!(g.position(), pos => {
                     let empty = !pos.occ;
                     for s in 0..r.num_seats() as u8 {
-                        let (_, attacks) = seat_sums(&t, &r, pos, s, Bitboard::EMPTY, Bitboard::EMPTY);
+                        let (_, attacks) = seat_sums(&t, &r, pos, s, Bitboard::EMPTY, Bitboard::FULL);
                         let apart = SeatAttacks::of(&t, &r, pos, s);
                         assert!(attacks.once == apart.once && attacks.twice == apart.twice, "{name} ply {ply}");
                         assert_eq!(attacks.by_kind, apart.by_kind, "{name} ply {ply}");
@@ -2043,6 +2131,76 @@ mod tests {
                 )
             ]
         );
+    }
+
+    /// Fairy-Stockfish's mobility area, by hand. White: king e1, knight d4, pawns e2 (its
+    /// second rank), b5 (blocked by the knight on b6) and f5 (free); black: king e8, pawn d7
+    /// (guarding c6 and e6), knight b6. The knight on d4 reaches b3, b5, c2, c6, e2, e6, f3
+    /// and f5; of those the area keeps b3, c2, f3 and f5 (the pawn it guards on f5 counts).
+    #[test]
+    fn the_mobility_area_leaves_out_enemy_pawn_squares_the_king_and_idle_pawns() {
+        let r = load("shatranj");
+        let t = tables(&r);
+        let g = game(&r, "4k3/3p4/1n6/1P3P2/3N4/8/4P3/4K3 w - - 0 1");
+        let sq = |name: &str| r.board.parse_square(name).unwrap();
+        with_pos!(g.position(), pos => {
+            let pawns = pos.seats_pawns(&t);
+            let (_, _, w_guard) = pawn_structure(&t, &r, pos, 0, pawns[0]);
+            let (_, _, b_guard) = pawn_structure(&t, &r, pos, 1, pawns[1]);
+            let white = mobility_area(&t, &r, pos, 0, pawns[0], b_guard);
+            for out in ["c6", "e6", "e2", "b5", "e1"] {
+                assert!(!white.contains(sq(out)), "white's area leaves out {out}");
+            }
+            for kept in ["b3", "c2", "f3", "f5", "b6", "d7", "e8", "d4"] {
+                assert!(white.contains(sq(kept)), "white's area keeps {kept}");
+            }
+            // Black's: its king, its pawn on its second rank, and what white's pawns guard.
+            let black = mobility_area(&t, &r, pos, 1, pawns[1], w_guard);
+            for out in ["e8", "d7", "a6", "c6", "e6", "g6", "d3", "f3"] {
+                assert!(!black.contains(sq(out)), "black's area leaves out {out}");
+            }
+            assert!(black.contains(sq("c4")) && black.contains(sq("a4")));
+            // The knight's four squares, by the table, against none at all.
+            let (with, _) = seat_sums(&t, &r, pos, 0, pawns[1], white);
+            let (without, _) = seat_sums(&t, &r, pos, 0, pawns[1], Bitboard::EMPTY);
+            assert_eq!(with.mg - without.mg, KNIGHT_MOBILITY[4].0 - KNIGHT_MOBILITY[0].0);
+            assert_eq!(with.eg - without.eg, KNIGHT_MOBILITY[4].1 - KNIGHT_MOBILITY[0].1);
+            assert_eq!(with.mobility, without.mobility);
+        });
+    }
+
+    /// Two seats value the knight and rook by Fairy-Stockfish's tables and the fers and fil
+    /// by its fairy formula; four seats keep the linear count.
+    #[test]
+    fn mobility_rises_with_the_squares_counted_and_four_seats_count_linearly() {
+        let fairy = Mobility::Fairy(W.fairy_mobility_mg, W.fairy_mobility_eg);
+        for m in [
+            Mobility::Table(&KNIGHT_MOBILITY),
+            Mobility::Table(&ROOK_MOBILITY),
+            fairy,
+        ] {
+            let values: Vec<(i32, i32)> = (0..=16).map(|n| m.bonus(n)).collect();
+            for pair in values.windows(2) {
+                assert!(
+                    pair[0].0 <= pair[1].0 && pair[0].1 <= pair[1].1,
+                    "{m:?}: {values:?}"
+                );
+            }
+            // A piece that reaches nothing is worth less for it; one that reaches much, more.
+            assert!(values[0].0 < 0 && values[0].1 < 0, "{m:?}");
+            assert!(values[8].0 > 0 && values[8].1 > 0, "{m:?}");
+        }
+        // The formula crosses zero at two squares; a table's last entry holds beyond it.
+        assert_eq!(fairy.bonus(2), (0, 0));
+        assert_eq!(
+            Mobility::Table(&KNIGHT_MOBILITY).bonus(12),
+            KNIGHT_MOBILITY[8]
+        );
+        let t = tables(&load("shatranj"));
+        assert_eq!(t.mobility[3], Mobility::Table(&KNIGHT_MOBILITY));
+        assert_eq!(t.mobility[1], fairy);
+        let t = tables(&load("cuatro-tiempos"));
+        assert!(t.mobility.iter().all(|m| matches!(m, Mobility::Linear(_))));
     }
 
     #[test]

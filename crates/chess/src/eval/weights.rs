@@ -49,13 +49,18 @@ weights! {
     knight_eg = 459,
     rook_mg = 720,
     rook_eg = 777,
-    /// Mobility, per square a piece reaches (pseudo-legally) that no enemy pawn guards, both
-    /// halves.
+    /// Four seats, and with two any piece the tables below do not name: mobility per square
+    /// a piece reaches (pseudo-legally) that no enemy pawn guards, both halves.
     fers_mobility = 5,
     fil_mobility = 4,
     knight_mobility = 12,
     rook_mobility = 10,
     other_mobility = 3,
+    /// Two seats: the fers' and fil's mobility by Fairy-Stockfish's formula for its fairy
+    /// pieces, `max · (n − 2) / (8 + n)` for n squares counted (its `MaxMobility`, scaled as
+    /// the material); the knight's and rook's by [`KNIGHT_MOBILITY`] and [`ROOK_MOBILITY`].
+    fairy_mobility_mg = 81,
+    fairy_mobility_eg = 108,
     /// A pawn's double step (or a piece's first-move leap) still open.
     double_step = 3,
     /// Piece-square terms: a pawn on the middle lines; the king away from its home square
@@ -143,6 +148,41 @@ weights! {
     /// The side to move acts first.
     tempo = 10,
 }
+
+/// Two seats: the knight's mobility, (middlegame, endgame) by the squares it counts in its
+/// seat's mobility area: Fairy-Stockfish's `MobilityBonus` for the knight, scaled as the
+/// material (× 420/781, its knight to libro's), rounded.
+pub const KNIGHT_MOBILITY: [(i32, i32); 9] = [
+    (-33, -42),
+    (-29, -31),
+    (-6, -17),
+    (-2, -9),
+    (2, 4),
+    (6, 7),
+    (11, 9),
+    (15, 11),
+    (20, 14),
+];
+
+/// Two seats: the rook's mobility, as [`KNIGHT_MOBILITY`] from Fairy-Stockfish's rook row
+/// (a rook counting more squares, on a larger board, takes the last entry).
+pub const ROOK_MOBILITY: [(i32, i32); 15] = [
+    (-32, -44),
+    (-13, -8),
+    (0, 9),
+    (2, 23),
+    (2, 39),
+    (8, 54),
+    (11, 55),
+    (16, 66),
+    (22, 72),
+    (22, 75),
+    (22, 82),
+    (24, 86),
+    (31, 89),
+    (31, 91),
+    (36, 94),
+];
 
 #[cfg(test)]
 mod tests {
