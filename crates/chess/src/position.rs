@@ -390,6 +390,57 @@ impl<B: Bits> Sink<B> for Any {
     }
 }
 
+/// The squares a rider going in `dirs` (a bit per direction of [`Direction::STEPS`]'s
+/// order; orthogonal ones `0x55`) reaches from `sq` with blockers `occ`, each ray up to and
+/// including its first blocker.
+///
+/// [`Direction::STEPS`]: crate::geometry::Direction::STEPS
+#[inline]
+pub(crate) fn rides<B: Width>(
+    r: &ChessRules,
+    sq: Square,
+    occ: Bitboard<B>,
+    dirs: u8,
+) -> Bitboard<B> {
+    let mut slide = Bitboard::EMPTY;
+    if dirs & 0x55 != 0 {
+        slide |= B::rook(r, sq, occ);
+    }
+    if dirs & 0xAA != 0 {
+        slide |= B::bishop(r, sq, occ);
+    }
+    let whole = |set: u8| dirs & set == 0 || dirs & set == set;
+    if !(whole(0x55) && whole(0xAA)) {
+        let mut rays = Bitboard::EMPTY;
+        for d in 0..8 {
+            if dirs >> d & 1 != 0 {
+                rays |= B::ray(r, d, sq);
+            }
+        }
+        slide &= rays;
+    }
+    slide
+}
+
+/// The squares a piece of type `t` of seat `s` on `sq` attacks (could capture on) with
+/// blockers `occ`: its capture leaps and its capture rides.
+#[inline]
+pub(crate) fn capture_attacks<B: Width>(
+    r: &ChessRules,
+    s: u8,
+    t: u8,
+    sq: Square,
+    occ: Bitboard<B>,
+) -> Bitboard<B> {
+    let tb = r.table::<B>(s, t);
+    let a = tb.capture[sq.index()];
+    if tb.capture_dirs == 0 {
+        a
+    } else {
+        a | rides(r, sq, occ, tb.capture_dirs)
+    }
+}
+
 impl<B: Width> Pos<B> {
     pub(crate) fn empty() -> Pos<B> {
         Pos {
@@ -1008,28 +1059,7 @@ impl<B: Width> Pos<B> {
                     continue;
                 }
                 for sq in pieces {
-                    let mut att = tb.capture[sq.index()];
-                    if tb.capture_dirs != 0 {
-                        let mut slide = Bitboard::EMPTY;
-                        if tb.capture_dirs & 0x55 != 0 {
-                            slide |= B::rook(r, sq, occ);
-                        }
-                        if tb.capture_dirs & 0xAA != 0 {
-                            slide |= B::bishop(r, sq, occ);
-                        }
-                        if tb.capture_dirs & 0x55 != 0x55 && tb.capture_dirs & 0x55 != 0
-                            || tb.capture_dirs & 0xAA != 0xAA && tb.capture_dirs & 0xAA != 0
-                        {
-                            let mut rays = Bitboard::EMPTY;
-                            for d in 0..8 {
-                                if tb.capture_dirs >> d & 1 != 0 {
-                                    rays |= B::ray(r, d, sq);
-                                }
-                            }
-                            slide &= rays;
-                        }
-                        att |= slide;
-                    }
+                    let att = capture_attacks(r, a, t, sq, occ);
                     danger |= att;
                     if att.contains(target) {
                         hitting = hitting.with(sq);

@@ -12,7 +12,7 @@
 use crate::game::ChessGame;
 use crate::geometry::{Bitboard, Bits, Board, Square, W256};
 use crate::options::{BareKing, DoubleStep, ForcedCapture, Promotion, Stacking};
-use crate::position::{with_pos, Move, MoveList, Pos, Sink};
+use crate::position::{capture_attacks, rides, with_pos, Move, MoveList, Pos, Sink};
 use crate::rules::{ChessRules, PieceKind, Width, MAX_SEATS, MAX_TYPES};
 use libro_core::{CorrectionKeys, Game, Heuristic, Seat};
 use std::cell::{Cell, RefCell};
@@ -774,16 +774,13 @@ fn reach<B: Width>(
 ) -> Bitboard<B> {
     let tb = r.table::<B>(s, t);
     let mut m = (tb.quiet[sq.index()] & empty) | (tb.capture[sq.index()] & capt);
-    let dirs = tb.quiet_dirs | tb.capture_dirs;
-    if dirs != 0 {
-        let mut slide = Bitboard::EMPTY;
-        if dirs & 0x55 != 0 {
-            slide |= B::rook(r, sq, pos.occ);
+    if tb.quiet_dirs == tb.capture_dirs {
+        if tb.quiet_dirs != 0 {
+            m |= rides(r, sq, pos.occ, tb.quiet_dirs) & (empty | capt);
         }
-        if dirs & 0xAA != 0 {
-            slide |= B::bishop(r, sq, pos.occ);
-        }
-        m |= slide & (empty | capt);
+    } else {
+        m |= rides(r, sq, pos.occ, tb.quiet_dirs) & empty;
+        m |= rides(r, sq, pos.occ, tb.capture_dirs) & capt;
     }
     m
 }
@@ -845,15 +842,7 @@ impl<B: Width> SeatAttacks<B> {
 /// The squares a piece of type `t` of seat `s` on `sq` attacks (could capture on).
 #[inline]
 fn piece_attacks<B: Width>(r: &ChessRules, pos: &Pos<B>, s: u8, t: u8, sq: Square) -> Bitboard<B> {
-    let tb = r.table::<B>(s, t);
-    let mut a = tb.capture[sq.index()];
-    if tb.capture_dirs & 0x55 != 0 {
-        a |= B::rook(r, sq, pos.occ);
-    }
-    if tb.capture_dirs & 0xAA != 0 {
-        a |= B::bishop(r, sq, pos.occ);
-    }
-    a
+    capture_attacks(r, s, t, sq, pos.occ)
 }
 
 /// Both seats' attack maps, worked out once per evaluation: `by()[s]` is what seat `s`
@@ -1785,6 +1774,42 @@ mod tests {
                 g.play(moves[(ply * 7 + 3) % moves.len()]);
             }
         }
+    }
+
+    /// A rider that goes one way only (a lance, `fR`, added to shatranj) attacks and reaches
+    /// along that way alone, as its moves go: from d4, with a black pawn on d6, d5 and d6.
+    #[test]
+    fn a_rider_of_some_directions_attacks_and_reaches_along_those_alone() {
+        let path = format!(
+            "{}/../../rulesets/shatranj.toml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path)
+            .expect("ruleset file")
+            .replace(
+                "[pieces]\n",
+                "[pieces]\nlance  = { letter = \"L\", betza = \"fR\" }\n",
+            );
+        let r = Arc::new(ChessRules::from_toml(&text, "lance.toml", &[]).expect("loads"));
+        let lance = r.pieces.iter().position(|p| p.name == "lance").unwrap() as u8;
+        let g = game(&r, "4k3/8/3p4/8/3L4/8/8/4K3 w - - 0 1");
+        let sq = |name: &str| r.board.parse_square(name).unwrap();
+        let (d4, d5, d6) = (sq("d4"), sq("d5"), sq("d6"));
+        with_pos!(g.position(), pos => {
+            let expected = Bitboard::EMPTY.with(d5).with(d6);
+            assert!(piece_attacks(&r, pos, 0, lance, d4) == expected);
+            let capt = seats_bb(pos, pos.target_seats(&r, 0));
+            assert!(reach(&r, pos, 0, lance, d4, !pos.occ, capt) == expected);
+        });
+        let mut moves = MoveList::new();
+        g.legal_moves(&mut moves);
+        let mut to: Vec<Square> = moves
+            .iter()
+            .filter(|m| m.from() == d4)
+            .map(|m| m.to())
+            .collect();
+        to.sort();
+        assert_eq!(to, vec![d5, d6]);
     }
 
     /// The move `from`-`to` among the legal moves of `g`.
