@@ -210,6 +210,16 @@ fn king_endgame_square(b: Board, sq: Square, forward: (i32, i32)) -> i32 {
 }
 
 impl Tables {
+    /// The pawn types' indices.
+    fn pawn_types(&self) -> impl Iterator<Item = u8> {
+        let mut m = self.pawns;
+        std::iter::from_fn(move || {
+            let ty = (m != 0).then(|| m.trailing_zeros() as u8)?;
+            m &= m - 1;
+            Some(ty)
+        })
+    }
+
     fn new(rules: &Arc<ChessRules>, w: &Weights) -> Tables {
         if rules.is_wide() {
             Tables::build::<W256>(rules, w)
@@ -571,10 +581,7 @@ fn pawn_structure_of<B: Width>(
         let f = r.seats[s as usize].forward;
         (f.1.abs(), f.0.abs())
     };
-    let mut m = t.pawns;
-    while m != 0 {
-        let ty = m.trailing_zeros() as u8;
-        m &= m - 1;
+    for ty in t.pawn_types() {
         let tb = r.table::<B>(s, ty);
         for sq in pos.type_bb[ty as usize] & own_pawns {
             guarded |= tb.capture[sq.index()];
@@ -734,10 +741,7 @@ fn push_threats<B: Width>(
     }
     let safe = !pos.occ & !own_guard & (!attacks[s as usize] | attacks[e]);
     let mut hit = Bitboard::EMPTY;
-    let mut m = t.pawns;
-    while m != 0 {
-        let ty = m.trailing_zeros() as u8;
-        m &= m - 1;
+    for ty in t.pawn_types() {
         let tb = r.table::<B>(e as u8, ty);
         for sq in pos.type_bb[ty as usize] & pos.seat_bb[e] {
             for to in tb.quiet[sq.index()] & safe {
@@ -1020,10 +1024,7 @@ fn mobility_area<B: Width>(
 ) -> Bitboard<B> {
     let mut idle = own_pawns & Bitboard(B::from_w256(t.low_ranks[s as usize]));
     let empty = !pos.occ;
-    let mut m = t.pawns;
-    while m != 0 {
-        let ty = m.trailing_zeros() as u8;
-        m &= m - 1;
+    for ty in t.pawn_types() {
         let tb = r.table::<B>(s, ty);
         for sq in pos.type_bb[ty as usize] & own_pawns & !idle {
             if (tb.quiet[sq.index()] & empty).is_empty() {
@@ -1136,13 +1137,8 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
 
 /// Every seat's pawns.
 fn pawn_bb<B: Width>(t: &Tables, pos: &Pos<B>) -> Bitboard<B> {
-    let mut all = Bitboard::EMPTY;
-    let mut m = t.pawns;
-    while m != 0 {
-        all |= pos.type_bb[m.trailing_zeros() as usize];
-        m &= m - 1;
-    }
-    all
+    t.pawn_types()
+        .fold(Bitboard::EMPTY, |all, ty| all | pos.type_bb[ty as usize])
 }
 
 impl<B: Width> Pos<B> {
@@ -1160,12 +1156,7 @@ impl<B: Width> Pos<B> {
 
     /// Each seat's pawns (two seats).
     fn seats_pawns(&self, t: &Tables) -> [Bitboard<B>; 2] {
-        let mut all = Bitboard::EMPTY;
-        let mut m = t.pawns;
-        while m != 0 {
-            all |= self.type_bb[m.trailing_zeros() as usize];
-            m &= m - 1;
-        }
+        let all = pawn_bb(t, self);
         [all & self.seat_bb[0], all & self.seat_bb[1]]
     }
 }
