@@ -607,8 +607,9 @@ impl<B: Width> Pos<B> {
         }
     }
 
+    /// The pieces of the seats in `seats` (a bit set).
     #[inline(always)]
-    fn seats_bb(&self, seats: u8) -> Bitboard<B> {
+    pub(crate) fn seats_bb(&self, seats: u8) -> Bitboard<B> {
         let mut b = Bitboard::EMPTY;
         let mut m = seats;
         while m != 0 {
@@ -698,8 +699,9 @@ impl<B: Width> Pos<B> {
         }
     }
 
+    /// The pieces of the types in `types` (a bit set), of every seat.
     #[inline(always)]
-    fn types_bb(&self, types: u8) -> Bitboard<B> {
+    pub(crate) fn types_bb(&self, types: u8) -> Bitboard<B> {
         let mut b = Bitboard::EMPTY;
         let mut m = types;
         while m != 0 {

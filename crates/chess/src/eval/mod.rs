@@ -220,6 +220,11 @@ impl Tables {
         })
     }
 
+    /// Every seat's pawns.
+    fn pawns_of<B: Width>(&self, pos: &Pos<B>) -> Bitboard<B> {
+        pos.types_bb(self.pawns)
+    }
+
     fn new(rules: &Arc<ChessRules>, w: &Weights) -> Tables {
         if rules.is_wide() {
             Tables::build::<W256>(rules, w)
@@ -731,7 +736,7 @@ fn push_threats<B: Width>(
 ) -> (i32, i32) {
     let attacks = attacks.by();
     let e = 1 - s as usize;
-    let pawns = pawn_bb(t, pos);
+    let pawns = t.pawns_of(pos);
     let mut pieces = pos.seat_bb[s as usize] & !pawns;
     if let Some(k) = r.royal {
         pieces &= !pos.type_bb[k as usize];
@@ -751,17 +756,6 @@ fn push_threats<B: Width>(
     }
     let n = (hit & pieces).count() as i32;
     (n * t.w.push_threat_mg, n * t.w.push_threat_eg)
-}
-
-/// The pieces of the seats in `seats` (a bit set).
-fn seats_bb<B: Width>(pos: &Pos<B>, seats: u8) -> Bitboard<B> {
-    let mut b = Bitboard::EMPTY;
-    let mut m = seats;
-    while m != 0 {
-        b |= pos.seat_bb[m.trailing_zeros() as usize];
-        m &= m - 1;
-    }
-    b
 }
 
 /// The squares a piece of type `t` of seat `s` on `sq` may move to or capture on (pseudo-
@@ -902,7 +896,7 @@ fn seat_sums<B: Width>(
         return (out, attacks);
     }
     let empty = !pos.occ;
-    let capt = seats_bb(pos, pos.target_seats(r, s));
+    let capt = pos.seats_bb(pos.target_seats(r, s));
     let pawn_double = match r.options.pawn_double_step {
         DoubleStep::UntilFirstCapture => !pos.captured,
         DoubleStep::FirstMove => true,
@@ -1135,12 +1129,6 @@ fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     }
 }
 
-/// Every seat's pawns.
-fn pawn_bb<B: Width>(t: &Tables, pos: &Pos<B>) -> Bitboard<B> {
-    t.pawn_types()
-        .fold(Bitboard::EMPTY, |all, ty| all | pos.type_bb[ty as usize])
-}
-
 impl<B: Width> Pos<B> {
     /// Seat `s`'s pieces (every kind but pawns, king included), hashed kind by kind.
     fn pieces_key(&self, t: &Tables, s: u8) -> u64 {
@@ -1156,7 +1144,7 @@ impl<B: Width> Pos<B> {
 
     /// Each seat's pawns (two seats).
     fn seats_pawns(&self, t: &Tables) -> [Bitboard<B>; 2] {
-        let all = pawn_bb(t, self);
+        let all = t.pawns_of(self);
         [all & self.seat_bb[0], all & self.seat_bb[1]]
     }
 }
@@ -1172,14 +1160,14 @@ fn eval_many<B: Width>(
     out: &mut [i32],
 ) {
     let n = r.num_seats();
-    let all_pawns = pawn_bb(t, pos);
+    let all_pawns = t.pawns_of(pos);
     let mut sums = [SeatSums::default(); MAX_SEATS];
     let mut attacks = [Bitboard::EMPTY; MAX_SEATS];
     let mut nonpawn_total = 0;
     for s in 0..n as u8 {
         if pos.is_active(s) {
             let enemy_pawns =
-                all_pawns & seats_bb(pos, pos.attacker_seats(r, s) | pos.target_seats(r, s));
+                all_pawns & pos.seats_bb(pos.attacker_seats(r, s) | pos.target_seats(r, s));
             let (sum, seat_attacks) = seat_sums(t, r, pos, s, enemy_pawns, Bitboard::FULL);
             sums[s as usize] = sum;
             attacks[s as usize] = seat_attacks.once;
@@ -1195,7 +1183,7 @@ fn eval_many<B: Width>(
         let x = sums[s as usize];
         let mut v = x.material + x.mobility / 2 + (x.mg * ph + x.eg * (256 - ph)) / 256;
         if ph > 0 {
-            v += king_safety(t, r, pos, s, seats_bb(pos, pos.attacker_seats(r, s))) * ph / 256;
+            v += king_safety(t, r, pos, s, pos.seats_bb(pos.attacker_seats(r, s))) * ph / 256;
         }
         own[s as usize] = v;
     }
@@ -1245,7 +1233,7 @@ fn eval_many<B: Width>(
         // Closing in on the target's king.
         if let Some(tk) = pos.king_square(r, target).filter(|_| target != s) {
             let king = r.royal.map_or(Bitboard::EMPTY, |k| pos.type_bb[k as usize]);
-            let pawns = pawn_bb(t, pos);
+            let pawns = t.pawns_of(pos);
             for p in pos.seat_bb[si] & !king & !pawns {
                 v += TROPISM * (4 - chebyshev(r.board, p, tk)).max(0);
             }
@@ -1339,7 +1327,7 @@ impl<B: Bits> Sink<B> for CaptureExists<B> {
 
 /// The pieces the seat to move may capture.
 fn enemy<B: Width>(r: &ChessRules, pos: &Pos<B>) -> Bitboard<B> {
-    seats_bb(pos, pos.target_seats(r, pos.to_move))
+    pos.seats_bb(pos.target_seats(r, pos.to_move))
 }
 
 /// Whether a pawn move onto `to` by `piece` promotes (quiet moves; captures count anyway).
@@ -1744,7 +1732,7 @@ mod tests {
                         assert_eq!(attacks.by_kind, apart.by_kind, "{name} ply {ply}");
                         // A piece that moves as it captures reaches its attacked squares
                         // that it may enter, as walking its moves finds.
-                        let capt = seats_bb(pos, pos.target_seats(&r, s));
+                        let capt = pos.seats_bb(pos.target_seats(&r, s));
                         for ty in 0..r.pieces.len() {
                             if t.moves_as_captures[s as usize] >> ty & 1 == 0 {
                                 continue;
@@ -1789,7 +1777,7 @@ mod tests {
         with_pos!(g.position(), pos => {
             let expected = Bitboard::EMPTY.with(d5).with(d6);
             assert!(piece_attacks(&r, pos, 0, lance, d4) == expected);
-            let capt = seats_bb(pos, pos.target_seats(&r, 0));
+            let capt = pos.seats_bb(pos.target_seats(&r, 0));
             assert!(reach(&r, pos, 0, lance, d4, !pos.occ, capt) == expected);
         });
         let mut moves = MoveList::new();
