@@ -1233,8 +1233,7 @@ fn eval_many<B: Width>(
         // Closing in on the target's king.
         if let Some(tk) = pos.king_square(r, target).filter(|_| target != s) {
             let king = r.royal.map_or(Bitboard::EMPTY, |k| pos.type_bb[k as usize]);
-            let pawns = t.pawns_of(pos);
-            for p in pos.seat_bb[si] & !king & !pawns {
+            for p in pos.seat_bb[si] & !king & !all_pawns {
                 v += TROPISM * (4 - chebyshev(r.board, p, tk)).max(0);
             }
         }
