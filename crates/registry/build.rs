@@ -1,5 +1,5 @@
-//! Embeds every ruleset file in the repository's `rulesets/` folder, so that shipping a new
-//! variant is adding a file there.
+//! Embeds every ruleset file (`*.toml`) and evaluation network (`*.nnue`) in the repository's
+//! `rulesets/` folder, so that shipping a new variant, or its network, is adding a file there.
 
 use std::{env, fs, path::Path};
 
@@ -23,6 +23,29 @@ fn main() {
         let full = path.canonicalize().unwrap();
         out.push_str(&format!(
             "    ({stem:?}, include_str!({:?})),\n",
+            full.display().to_string()
+        ));
+    }
+    out.push_str("];\n");
+    let mut nets: Vec<_> = fs::read_dir(&dir)
+        .expect("the rulesets/ folder is missing")
+        .map(|e| e.expect("unreadable entry in rulesets/").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "nnue"))
+        .collect();
+    nets.sort();
+    out.push_str(
+        "/// Every shipped evaluation network: (file stem, contents).\npub static SHIPPED_NETWORKS: &[(&str, &[u8])] = &[\n",
+    );
+    for path in &nets {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let stem = path
+            .file_stem()
+            .unwrap()
+            .to_str()
+            .expect("network file names are UTF-8");
+        let full = path.canonicalize().unwrap();
+        out.push_str(&format!(
+            "    ({stem:?}, include_bytes!({:?})),\n",
             full.display().to_string()
         ));
     }

@@ -2,9 +2,10 @@
 //! two-seat ruleset (the same positions every run, so a change to the evaluation's cost
 //! shows here even where it changes the search's tree, and so its nodes per second).
 //!
-//! `cargo bench -p libro-chess --bench eval`
+//! `cargo bench -p libro-chess --bench eval` (shatranj also with its network, as it plays).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use libro_chess::net::Network;
 use libro_chess::{ChessGame, ChessRules, MoveList};
 use libro_core::{Game, Heuristic, Seat};
 use std::hint::black_box;
@@ -49,6 +50,30 @@ fn benches(c: &mut Criterion) {
             })
         });
     }
+    // Shatranj again with the network shipped beside it, as the engine plays it.
+    let path = format!(
+        "{}/../../rulesets/shatranj.nnue",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let net = Network::from_bytes(&std::fs::read(&path).expect("network file")).expect(&path);
+    let with_net = Arc::new(
+        Arc::unwrap_or_clone(rules("shatranj"))
+            .with_network(Some(Arc::new(net)))
+            .expect("the network fits shatranj"),
+    );
+    let games = positions(&with_net);
+    group.throughput(Throughput::Elements(games.len() as u64));
+    group.bench_function(
+        format!("shatranj with its network ({} positions)", games.len()),
+        |b| {
+            b.iter(|| {
+                games
+                    .iter()
+                    .map(|g| black_box(g).evaluate(Seat(0)))
+                    .fold(0i64, |a, v| a + i64::from(v))
+            })
+        },
+    );
     group.finish();
 }
 

@@ -485,6 +485,7 @@ impl Direction {
 
 /// The rays of a board of any size held in [`W256`]: sliding attacks by ray scan (the first
 /// blocker of a ray is its lowest or highest bit), and the direction between two squares.
+#[derive(Clone)]
 pub(crate) struct WideGeometry {
     /// `ray[d * 256 + sq]`: the squares from `sq` in direction `d`, excluding `sq`.
     ray: Vec<W256>,

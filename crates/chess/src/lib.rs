@@ -96,7 +96,7 @@ mod position;
 mod rules;
 mod setup;
 
-pub use eval::{Evaluator, Weights};
+pub use eval::{evaluation_parts, net, network_inputs, Evaluator, Weights};
 pub use game::ChessGame;
 pub use geometry::{Bitboard, Bits, Board, Square, SquareName, W256};
 pub use ludii::{replay_ludii, LudiiReport, Mismatch};

@@ -2,6 +2,7 @@
 //! tables once, so that move generation only looks things up.
 
 use crate::betza::{self, BetzaMove, Hop};
+use crate::eval::net::Network;
 use crate::geometry::{
     bishop_attacks, geometry, rook_attacks, Bitboard, Bits, Board, Direction, Square, WideGeometry,
     W256,
@@ -16,6 +17,7 @@ use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 use toml::Spanned;
 
 /// The most seats a ruleset may have.
@@ -138,6 +140,7 @@ pub(crate) struct Path {
 }
 
 /// The move tables of one piece type for one seat.
+#[derive(Clone)]
 pub(crate) struct PieceTables<B: Bits> {
     pub quiet: B::PerSquare<Bitboard<B>>,
     pub capture: B::PerSquare<Bitboard<B>>,
@@ -305,6 +308,7 @@ impl Width for W256 {
 pub(crate) const MAX_SQUARES: usize = 256;
 
 /// Random keys for incremental position hashing.
+#[derive(Clone)]
 pub(crate) struct Zobrist {
     /// Index `(seat * MAX_TYPES + type) * B::SQUARES + square`: the 8x8 keys packed in the
     /// first 16 KB.
@@ -319,6 +323,7 @@ pub(crate) struct Zobrist {
 }
 
 /// A loaded chess-family ruleset.
+#[derive(Clone)]
 pub struct ChessRules {
     pub(crate) name: String,
     pub(crate) title: String,
@@ -363,6 +368,9 @@ pub struct ChessRules {
     pub(crate) victim_rank: [u8; MAX_TYPES],
     pub(crate) capturer_rank: [u8; MAX_TYPES],
     pub(crate) start: Position,
+    /// The evaluation network fitted for these rules, if any (see [`crate::net`]): not
+    /// part of the rules, so not of [`ChessRules::canonical`].
+    pub(crate) network: Option<Arc<Network>>,
 }
 
 impl ChessRules {
@@ -1479,6 +1487,7 @@ impl ChessRules {
             victim_rank,
             capturer_rank,
             start: Position(Repr::Narrow(Pos::empty())),
+            network: None,
         };
         let start: Position = if rules.is_wide() {
             Pos::<W256>::from_placed(&rules, &placed).into()

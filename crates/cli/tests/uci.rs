@@ -400,3 +400,66 @@ fn referee(game: &mut libro_chess::ChessGame, moves: &mut Vec<String>, best: Str
         "the rulesets' draw rules end every game long before this"
     );
 }
+
+/// The static evaluation the engine reports (`eval`).
+fn shown_evaluation(e: &mut Engine) -> String {
+    e.send("eval");
+    e.until("info string static evaluation")
+        .last()
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn the_network_is_switched_and_chosen_as_fairy_stockfish_gui_options_do() {
+    let shipped = format!(
+        "{}/../../rulesets/shatranj.nnue",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(lines.contains(&"option name Use NNUE type check default true".to_string()));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name EvalFile type string")));
+    e.send("setoption name UCI_Variant value shatranj");
+    e.until("info string variant");
+    e.send("position startpos moves e2e3");
+    assert!(
+        shown_evaluation(&mut e).contains(", network "),
+        "shatranj ships one"
+    );
+    e.send("setoption name Use NNUE value false");
+    e.send("position startpos moves e2e3");
+    assert!(shown_evaluation(&mut e).contains("no network"));
+    e.send("setoption name Use NNUE value true");
+    // A file that is not a network, one that is missing, one fitted for other rules: each
+    // told, the engine carries on with what it had.
+    let ruleset = format!(
+        "{}/../../rulesets/shatranj.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for (file, says) in [
+        (ruleset.as_str(), "not a libro network"),
+        ("/no/such/file.nnue", "cannot read network file"),
+    ] {
+        e.send(&format!("setoption name EvalFile value {file}"));
+        let line = e.until("info string").last().unwrap().clone();
+        assert!(line.contains(file) && line.contains(says), "{line}");
+    }
+    e.send(&format!("setoption name EvalFile value {shipped}"));
+    e.send("position startpos moves e2e3");
+    assert!(shown_evaluation(&mut e).contains(", network "));
+    e.send("go depth 2");
+    assert!(!bestmove(&e.until("bestmove")).contains("none"));
+    // Acedrex has other pieces: the file is left, with a word, for acedrex's own evaluation.
+    e.send("setoption name UCI_Variant value acedrex");
+    let line = e.until("info string variant").join("\n");
+    assert!(line.contains("left for the shipped network"), "{line}");
+    e.send(&format!("setoption name EvalFile value {shipped}"));
+    let line = e.until("info string").last().unwrap().clone();
+    assert!(line.contains("fitted for other rules"), "{line}");
+    assert!(shown_evaluation(&mut e).contains("no network"));
+    e.quit();
+}

@@ -6,6 +6,7 @@ use crate::family::{
     Placement, UciGame,
 };
 use crate::view::{BoardView, GridView, SquareView, StakesView};
+use libro_chess::net::{Mode, Network};
 use libro_chess::options as chess_options;
 use libro_chess::{notation, ChessGame, ChessRules, Move};
 use libro_core::{Game, Ruleset, Seat};
@@ -304,6 +305,42 @@ impl UciGame for ChessGame {
 
     fn forget_repetitions(&mut self) {
         ChessGame::forget_repetitions(self)
+    }
+
+    fn shipped_network(rules: &ChessRules) -> Option<Arc<Network>> {
+        crate::shipped_network(rules)
+    }
+
+    fn with_network(
+        rules: &ChessRules,
+        network: Option<Arc<Network>>,
+    ) -> Result<Arc<ChessRules>, String> {
+        rules
+            .clone()
+            .with_network(network)
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    }
+
+    /// `static evaluation for FIRST SEAT: V centipawns (hand-written H, network N)`.
+    fn describe_evaluation(&self) -> String {
+        let rules = self.rules();
+        let seat = &rules.seats()[0].name;
+        match libro_chess::evaluation_parts(self) {
+            None => "no static evaluation for more than two seats".to_string(),
+            Some((hand, None)) => format!(
+                "static evaluation for {seat}: {hand} centipawns (hand-written; no network)"
+            ),
+            Some((hand, Some(net))) => match rules.network().map(|n| n.mode()) {
+                Some(Mode::Whole) => format!(
+                    "static evaluation for {seat}: {net} centipawns (network; the hand-written evaluation alone would say {hand})"
+                ),
+                _ => format!(
+                    "static evaluation for {seat}: {} centipawns (hand-written {hand}, network {net})",
+                    hand + net
+                ),
+            },
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! [`crate::DynGame`], or generically through [`crate::Visit`], and never name a family.
 
 use crate::view::BoardView;
+use libro_chess::net::Network;
 use libro_core::{Census, Ruleset, Seat};
 use serde::Serialize;
 use std::sync::Arc;
@@ -232,6 +233,16 @@ pub trait UciGame: FamilyGame {
     fn is_repetition(&self) -> bool;
     /// Forgets earlier positions, so that play goes on past a repetition (the GUI referees).
     fn forget_repetitions(&mut self);
+    /// The shipped evaluation network fitted for `rules`, if any.
+    fn shipped_network(rules: &Self::Rules) -> Option<Arc<Network>>;
+    /// `rules` evaluated with `network` instead of theirs (`None`: the hand-written
+    /// evaluation alone); an error naming why if the network was fitted for other rules.
+    fn with_network(
+        rules: &Self::Rules,
+        network: Option<Arc<Network>>,
+    ) -> Result<Arc<Self::Rules>, String>;
+    /// The static evaluation of the position in words (for UCI's `eval`).
+    fn describe_evaluation(&self) -> String;
 }
 
 /// A piece a board editor places: the square's name, the seat and the piece's letter.

@@ -20,15 +20,17 @@ pub use family::{
     FamilyGame, FamilyRules, Geometry, Ledger, OptionInfo, OptionKind, PieceInfo, PlaceError,
     Placement, RollPlays, UciGame,
 };
+pub use libro_chess::net::Network;
 pub use view::{BoardView, GridView, SquareView, StakesView, TrackView};
 
+use libro_chess::net::NetworkError;
 use libro_chess::ChessRules;
 use libro_core::Ruleset;
 use libro_tables::TablesRules;
 use serde::Deserialize;
 use std::any::Any;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
 
@@ -56,6 +58,12 @@ pub enum RegistryError {
     Chess(#[from] libro_chess::RulesetError),
     #[error(transparent)]
     Tables(#[from] libro_tables::RulesetError),
+    #[error(transparent)]
+    Network(#[from] libro_chess::net::NetworkError),
+    #[error("network file {path}: {problem}")]
+    NetworkFile { path: String, problem: NetworkError },
+    #[error("cannot read network file {path}: {error}")]
+    NetworkIo { path: String, error: std::io::Error },
     #[error("option `{0}` is not KEY=VALUE")]
     BadOverride(String),
     #[error("the readings of one study must all be of one family; `{0}` is not")]
@@ -89,9 +97,11 @@ pub static FAMILIES: &[FamilyLoader] = &[
         name: ChessRules::FAMILY,
         about: "chess on a board of squares, for two or four seats",
         load: |text, origin, overrides| {
-            Ok(AnyRuleset(Loaded::Chess(Arc::new(ChessRules::from_toml(
-                text, origin, overrides,
-            )?))))
+            let rules = ChessRules::from_toml(text, origin, overrides)?;
+            let net = shipped_network(&rules);
+            Ok(AnyRuleset(Loaded::Chess(Arc::new(
+                rules.with_network(net)?,
+            ))))
         },
     },
     FamilyLoader {
@@ -104,6 +114,26 @@ pub static FAMILIES: &[FamilyLoader] = &[
         },
     },
 ];
+
+/// The shipped evaluation networks (`rulesets/*.nnue`), read once.
+fn shipped_networks() -> &'static [(&'static str, Arc<Network>)] {
+    static NETWORKS: OnceLock<Vec<(&'static str, Arc<Network>)>> = OnceLock::new();
+    NETWORKS.get_or_init(|| {
+        SHIPPED_NETWORKS
+            .iter()
+            .filter_map(|(stem, bytes)| Some((*stem, Arc::new(Network::from_bytes(bytes).ok()?))))
+            .collect()
+    })
+}
+
+/// The shipped evaluation network fitted for `rules` (by their board, seats, pieces and
+/// start, whatever the file's name or options), if any.
+pub fn shipped_network(rules: &ChessRules) -> Option<Arc<Network>> {
+    shipped_networks()
+        .iter()
+        .find(|(_, n)| n.fits(rules).is_ok())
+        .map(|(_, n)| n.clone())
+}
 
 /// The four keys every ruleset file starts with.
 #[derive(Clone, Debug, Deserialize, serde::Serialize)]
@@ -477,6 +507,32 @@ pub fn read_file(path: &str) -> Result<String, RegistryError> {
             format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
         ))
     })
+}
+
+/// Reads an evaluation network file (UCI's `EvalFile`): at most
+/// [`libro_chess::net::NETWORK_BYTES`] are read, the length of every network of this build.
+pub fn read_network(path: &str) -> Result<Arc<Network>, RegistryError> {
+    use std::io::Read;
+    let io = |error| RegistryError::NetworkIo {
+        path: path.to_string(),
+        error,
+    };
+    let file = std::fs::File::open(Path::new(path)).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.take(libro_chess::net::NETWORK_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    let network = if bytes.len() > libro_chess::net::NETWORK_BYTES {
+        Err(NetworkError::TooLong)
+    } else {
+        Network::from_bytes(&bytes)
+    };
+    network
+        .map(Arc::new)
+        .map_err(|problem| RegistryError::NetworkFile {
+            path: path.to_string(),
+            problem,
+        })
 }
 
 /// Loads a ruleset from its text; `origin` names it in error messages.

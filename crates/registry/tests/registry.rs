@@ -253,3 +253,80 @@ fn a_seat_is_dropped_only_where_the_game_goes_on_without_it_and_checkers_can_alw
     assert_eq!(cuatro.turn(), Turn::Seat(Seat(1)));
     assert!(!cuatro.can_win(Seat(0)) && cuatro.can_win(Seat(1)));
 }
+
+/// The chess rules of a loaded ruleset.
+fn chess(rules: &libro_registry::AnyRuleset) -> std::sync::Arc<libro_chess::ChessRules> {
+    rules.downcast().expect("a chess ruleset")
+}
+
+#[test]
+fn every_shipped_network_reads_and_fits_a_shipped_ruleset() {
+    assert!(!libro_registry::SHIPPED_NETWORKS.is_empty());
+    for (stem, bytes) in libro_registry::SHIPPED_NETWORKS {
+        let net = libro_registry::Network::from_bytes(bytes)
+            .unwrap_or_else(|e| panic!("rulesets/{stem}.nnue: {e}"));
+        // A network is named by the ruleset it was fitted for; a change to how the rules
+        // are written out (its key) shows here, not as a silent fall back to the
+        // hand-written evaluation.
+        let rules = load(stem, &[]).unwrap_or_else(|e| panic!("{stem}.nnue has no ruleset: {e}"));
+        net.fits(&chess(&rules))
+            .unwrap_or_else(|e| panic!("rulesets/{stem}.nnue: {e}"));
+    }
+}
+
+#[test]
+fn rulesets_get_the_shipped_network_by_their_pieces_not_their_name_or_options() {
+    assert!(chess(&load("shatranj", &[]).unwrap()).network().is_some());
+    assert!(chess(&load("acedrex", &[]).unwrap()).network().is_none());
+    let options = parse_overrides(&["repetition=0".into(), "stalemate=draw".into()]).unwrap();
+    assert!(chess(&load("shatranj", &options).unwrap())
+        .network()
+        .is_some());
+    let text = SHIPPED.iter().find(|(s, _)| *s == "shatranj").unwrap().1;
+    let renamed = text.replace("name = \"shatranj\"", "name = \"my-shatranj\"");
+    let copy = load_text(&renamed, "my-shatranj.toml", &[]).unwrap();
+    assert!(
+        chess(&copy).network().is_some(),
+        "a renamed copy plays alike"
+    );
+    // A fers that moves as a wazir makes other rules: the network was not fitted for them.
+    let wazir = text.replace("betza = \"F\" }", "betza = \"W\" }");
+    assert_ne!(wazir, text);
+    let changed = load_text(&wazir, "wazir.toml", &[]).unwrap();
+    assert!(chess(&changed).network().is_none());
+}
+
+#[test]
+fn a_network_file_that_is_not_one_is_refused_naming_the_file_and_the_fault() {
+    let dir = std::env::temp_dir().join(format!("libro-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: [(&str, Vec<u8>, &str); 3] = [
+        (
+            "text.nnue",
+            b"family = \"chess\"\n".to_vec(),
+            "not a libro network",
+        ),
+        ("short.nnue", b"LIBRONET\x01\0\0\0".to_vec(), "12 bytes"),
+        (
+            "long.nnue",
+            vec![0; libro_chess::net::NETWORK_BYTES + 10],
+            "longer than",
+        ),
+    ];
+    for (name, bytes, says) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let path = path.display().to_string();
+        let err = libro_registry::read_network(&path).unwrap_err().to_string();
+        assert!(err.contains(&path) && err.contains(says), "{name}: {err}");
+    }
+    let missing = dir.join("missing.nnue").display().to_string();
+    let err = libro_registry::read_network(&missing)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("cannot read network file") && err.contains(&missing),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -19,6 +19,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::{Arc, Weak};
 
+pub mod net;
 mod weights;
 pub use weights::Weights;
 use weights::{KNIGHT_MOBILITY, ROOK_MOBILITY};
@@ -97,6 +98,8 @@ struct Tables {
     /// Non-pawn, non-king material of all seats at the start: the phase's scale.
     start_material: i32,
     start_pieces: i32,
+    /// The rules' evaluation network, if any (two seats on 8x8).
+    net: Option<Arc<net::Network>>,
 }
 
 /// How a piece type's mobility is valued.
@@ -433,6 +436,7 @@ impl Tables {
             pawns,
             start_material: start_material.max(1),
             start_pieces: start_pieces.max(1),
+            net: r.network.clone(),
         }
     }
 }
@@ -477,15 +481,47 @@ impl Evaluator {
         }
     }
 
-    /// The static value of `game` for its first seat, in centipawns; `None` unless the
-    /// game has two seats and is played under the rules this evaluator was built for.
+    /// The hand-written evaluation's static value of `game` for its first seat (without
+    /// the rules' network), in centipawns; `None` unless the game has two seats and is
+    /// played under the rules this evaluator was built for.
     pub fn first_seat_value(&self, game: &ChessGame) -> Option<i32> {
         let r = game.rules();
         if r.num_seats() != 2 || !std::ptr::eq(self.tables.rules.as_ptr(), Arc::as_ptr(r)) {
             return None;
         }
-        Some(with_pos!(game.position(), pos => eval_two(&self.tables, r, pos)))
+        Some(with_pos!(game.position(), pos => eval_hand(&self.tables, r, pos)))
     }
+}
+
+/// The two-seat static evaluation of `game` for its first seat in its parts, in centipawns:
+/// the hand-written evaluation's value, and the rules' network's (if they have one; how the
+/// two make the whole is the network's [`net::Mode`]). `None` unless the game has two seats.
+pub fn evaluation_parts(game: &ChessGame) -> Option<(i32, Option<i32>)> {
+    let r = game.rules();
+    if r.num_seats() != 2 {
+        return None;
+    }
+    let t = tables(r);
+    Some(with_pos!(game.position(), pos => (
+        eval_hand(&t, r, pos),
+        t.net.as_deref().map(|n| net::value(n, r, pos)),
+    )))
+}
+
+/// The network's inputs of `game`'s position, the mover's view first (see [`net`]);
+/// `None` unless it has two seats on 8x8.
+pub fn network_inputs(game: &ChessGame) -> Option<[Vec<u16>; 2]> {
+    let r = game.rules();
+    let b = r.board();
+    if b.files != 8 || b.ranks != 8 || r.num_seats() != 2 {
+        return None;
+    }
+    with_pos!(game.position(), pos => {
+        let mut views = [[0u16; 64]; 2];
+        let a = net::inputs(r, pos, pos.to_move, &mut views[0]);
+        let b = net::inputs(r, pos, 1 - pos.to_move, &mut views[1]);
+        Some([views[0][..a].to_vec(), views[1][..b].to_vec()])
+    })
 }
 
 /// Steps from `sq` to the board's edge going `forward`.
@@ -1069,8 +1105,18 @@ fn mop_up<B: Width>(r: &ChessRules, pos: &Pos<B>, strong: u8, weak: u8) -> i32 {
     12 * centre_distance(r.board, kw) + 4 * (7 - chebyshev(r.board, ks, kw))
 }
 
-/// The two-seat evaluation from the first seat's side.
+/// The two-seat evaluation from the first seat's side: the rules' network, alone or added
+/// to the hand-written evaluation as it was fitted, or the hand-written one.
 fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
+    match t.net.as_deref() {
+        None => eval_hand(t, r, pos),
+        Some(n) if n.mode() == net::Mode::Whole => net::value(n, r, pos),
+        Some(n) => net::value(n, r, pos) + eval_hand(t, r, pos),
+    }
+}
+
+/// The hand-written two-seat evaluation from the first seat's side.
+fn eval_hand<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let pawns = pos.seats_pawns(t);
     let (wp_mg, wp_eg, w_guard) = pawn_structure(t, r, pos, 0, pawns[0]);
     let (bp_mg, bp_eg, b_guard) = pawn_structure(t, r, pos, 1, pawns[1]);

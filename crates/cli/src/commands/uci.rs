@@ -17,7 +17,7 @@ use libro_ai::{
     MAX_HASH_MB, MAX_LEVEL,
 };
 use libro_core::Ruleset;
-use libro_registry::{FamilyRules, OptionKind, UciGame, VisitUci};
+use libro_registry::{FamilyRules, Network, OptionKind, UciGame, VisitUci};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,6 +29,9 @@ use std::time::Duration;
 pub struct Args {}
 
 const DEFAULT_HASH_MB: usize = 16;
+
+/// `EvalFile`'s default: the network shipped for the variant, if it has one.
+const SHIPPED_NETWORK: &str = "<shipped>";
 
 /// Rule options the GUI's referee decides under UCI, set so that libro plays on: draws by
 /// the count of plies without progress and by the game's length.
@@ -53,6 +56,10 @@ struct Engine<G: UciGame> {
     no_position: Option<String>,
     hash_mb: usize,
     skill: u8,
+    /// `Use NNUE`: whether the rules' network (or `EvalFile`'s) is used.
+    use_network: bool,
+    /// `EvalFile`: a network file in place of the shipped one, with its path.
+    eval_file: Option<(String, Arc<Network>)>,
     searcher: Option<Searcher<G>>,
     running: Option<(SearchThread<G>, Arc<AtomicBool>)>,
 }
@@ -95,6 +102,8 @@ impl VisitUci for Start {
             no_position: None,
             hash_mb: DEFAULT_HASH_MB,
             skill: MAX_LEVEL,
+            use_network: true,
+            eval_file: None,
             searcher: None,
             running: None,
         };
@@ -183,6 +192,7 @@ impl<G: UciGame> Engine<G> {
             "stop" => self.stop(),
             "quit" => return false,
             "d" => self.say(&format!("info string position {}", self.game)),
+            "eval" => self.say(&format!("info string {}", self.game.describe_evaluation())),
             other => self.say(&format!("info string unknown command `{other}`")),
         }
         true
@@ -201,6 +211,10 @@ impl<G: UciGame> Engine<G> {
         ));
         self.say(&format!(
             "option name Skill Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
+        ));
+        self.say("option name Use NNUE type check default true");
+        self.say(&format!(
+            "option name EvalFile type string default {SHIPPED_NETWORK}"
         ));
         for info in FamilyRules::options(self.rules.as_ref()) {
             if info.multi_seat || HIDDEN_OPTIONS.contains(&info.name.as_str()) {
@@ -236,12 +250,39 @@ impl<G: UciGame> Engine<G> {
         self.stop();
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
-                self.rules = load_uci::<G>(value, &[])?;
+                let rules = load_uci::<G>(value, &[])?;
                 self.variant = value.to_string();
                 self.overrides.clear();
-                self.game = self.rules.new_game(0);
-                self.no_position = None;
+                if let Some((path, net)) = &self.eval_file {
+                    if let Err(e) = G::with_network(&rules, Some(net.clone())) {
+                        self.say(&format!(
+                            "info string EvalFile {path} left for the shipped network: {e}"
+                        ));
+                        self.eval_file = None;
+                    }
+                }
+                self.set_rules(rules)?;
                 self.say(&format!("info string variant {value}"));
+            }
+            "use nnue" => {
+                self.use_network = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => anyhow::bail!("Use NNUE `{value}` is neither true nor false"),
+                };
+                self.set_rules(self.rules.clone())?;
+            }
+            "evalfile" => {
+                let file = if value.is_empty() || value == "<empty>" || value == SHIPPED_NETWORK {
+                    None
+                } else {
+                    let net = libro_registry::read_network(value)?;
+                    G::with_network(&self.rules, Some(net.clone()))
+                        .map_err(|e| anyhow::anyhow!("EvalFile {value}: {e}"))?;
+                    Some((value.to_string(), net))
+                };
+                self.eval_file = file;
+                self.set_rules(self.rules.clone())?;
             }
             "hash" => {
                 let mb: usize = value
@@ -271,12 +312,24 @@ impl<G: UciGame> Engine<G> {
                 let mut overrides = self.overrides.clone();
                 overrides.retain(|(k, _)| k != name);
                 overrides.push((name.to_string(), value.to_string()));
-                self.rules = load_uci::<G>(&self.variant, &overrides)?;
+                let rules = load_uci::<G>(&self.variant, &overrides)?;
                 self.overrides = overrides;
-                self.game = self.rules.new_game(0);
-                self.no_position = None;
+                self.set_rules(rules)?;
             }
         }
+        Ok(())
+    }
+
+    /// Plays under `rules` evaluated as `Use NNUE` and `EvalFile` say, from their start.
+    fn set_rules(&mut self, rules: Arc<G::Rules>) -> anyhow::Result<()> {
+        let network = match (&self.eval_file, self.use_network) {
+            (_, false) => None,
+            (Some((_, net)), true) => Some(net.clone()),
+            (None, true) => G::shipped_network(&rules),
+        };
+        self.rules = G::with_network(&rules, network).map_err(|e| anyhow::anyhow!(e))?;
+        self.game = self.rules.new_game(0);
+        self.no_position = None;
         Ok(())
     }
 
