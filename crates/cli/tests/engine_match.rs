@@ -313,3 +313,60 @@ fn engine_matches_that_cannot_be_played_are_refused_with_the_reason() {
         assert!(err.contains(reason), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn games_played_at_once_each_have_their_own_engines_and_every_game_is_counted_once() {
+    let dir = workdir("threads");
+    // Each engine process writes its process id once, so the test can count them.
+    let liar = script(
+        &dir,
+        "liar",
+        &format!(
+            r#"echo $$ >> '{}'
+while read line; do
+  case "$line" in
+    uci) echo "id name liar"; echo uciok ;;
+    isready) echo readyok ;;
+    go*) echo 'bestmove a1a1' ;;
+    quit) exit 0 ;;
+  esac
+done
+"#,
+            dir.join("pids").display()
+        ),
+    );
+    let record = dir.join("games.jsonl");
+    let out = libro(&[
+        "match",
+        "forcado",
+        "--a",
+        "ai:1",
+        "--b",
+        &format!("uci:{liar}"),
+        "--movetime",
+        "10",
+        "--games",
+        "9",
+        "--threads",
+        "3",
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    let stdout = text(&out);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("3 games at once"), "{stdout}");
+    let mut numbers: Vec<u32> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("game "))
+        .map(|l| l.split(':').next().unwrap().parse().unwrap())
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, (1..=9).collect::<Vec<_>>(), "{stdout}");
+    assert!(stdout.contains("A: 9 wins, 0 draws, 0 losses"), "{stdout}");
+    let mut indices: Vec<u32> = read_records(&record).iter().map(|r| r.index).collect();
+    indices.sort();
+    assert_eq!(indices, (0..9).collect::<Vec<_>>());
+    // One engine for B in each of the three workers (A is libro's own player).
+    let pids = std::fs::read_to_string(dir.join("pids")).unwrap();
+    assert_eq!(pids.lines().count(), 3, "{pids}");
+}

@@ -1,7 +1,8 @@
 //! `libro match RULESET --a ai:8 --b uci:PATH --movetime 200`: libro against another UCI
 //! engine (or two engines), refereed by libro. libro holds the rules: the engine's illegal
 //! move, a move out of time or no answer ends the game against it. Games are played one at
-//! a time (engines get the whole machine), the opening plies of each pair of games are
+//! a time unless `--threads` says more (engines get the whole machine; each game at once has
+//! its own engine processes), the opening plies of each pair of games are
 //! random and shared (colours swapped), and every game can be written as PGN and as a
 //! record that replays (the same JSON lines as a match of libro's own players).
 
@@ -20,7 +21,8 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// A player of a match: libro's own, or an engine run as a child process.
@@ -113,6 +115,8 @@ pub struct EngineMatch {
     /// Where to write every game as a JSON record ([`GameRecord`]), one a line.
     pub record: Option<String>,
     pub json: bool,
+    /// Games played at once, each by its own pair of engine processes.
+    pub threads: usize,
 }
 
 /// How a game ended for the referee.
@@ -149,9 +153,11 @@ impl VisitUci for &EngineMatch {
     }
 }
 
+/// One finished game, as a worker hands it to the match: its index and opening.
+type Finished<M> = (u32, Vec<M>, Played<M>);
+
 fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<ExitCode> {
     let variant = uci_variant(rules.name());
-    let mut sides: [Side<G>; 2] = [start(&m.a, &variant, m)?, start(&m.b, &variant, m)?];
     let mut pgn = match &m.pgn {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path).with_context(|| format!("creating the PGN file {path}"))?,
@@ -165,8 +171,9 @@ fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<Exi
         )),
         None => None,
     };
+    let threads = m.threads.clamp(1, m.games.max(1) as usize);
     println!(
-        "{} (A) against {} (B), up to {} games of {}, {}",
+        "{} (A) against {} (B), up to {} games of {}, {}{}",
         m.a,
         m.b,
         m.games,
@@ -176,73 +183,123 @@ fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<Exi
             Pace::Clock(tc) =>
                 format!("{}+{} s", tc.base.as_secs_f64(), tc.increment.as_secs_f64()),
             Pace::Nodes(n) => format!("{n} nodes a move"),
+        },
+        if threads > 1 {
+            format!(", {threads} games at once")
+        } else {
+            String::new()
         }
     );
     let mut scores: Vec<f64> = Vec::new();
     let mut decision = SprtDecision::Continue;
-    for index in 0..m.games {
-        let a_white = index % 2 == 0;
-        let opening = opening::<G>(rules, m.seed, index / 2, m.opening_moves);
-        let (white, black) = if a_white { (0, 1) } else { (1, 0) };
-        let Played {
-            moves,
-            plies,
-            ending,
-            result,
-        } = {
-            let [s0, s1] = &mut sides;
-            let (w, b) = if a_white { (s0, s1) } else { (s1, s0) };
-            play(rules, &opening, [w, b], m.pace)?
-        };
-        let a_score = if a_white {
-            ending.white
-        } else {
-            1.0 - ending.white
-        };
-        scores.push(a_score);
-        let names = [&m.a, &m.b];
-        println!(
-            "game {}: {} (white) - {} (black): {} ({}, {} plies)",
-            index + 1,
-            names[white],
-            names[black],
-            result_tag(ending.white),
-            ending.reason,
-            moves.len()
-        );
-        if let Some(file) = &mut pgn {
-            let text = pgn_game::<G>(
-                rules,
-                index + 1,
-                [&names[white].to_string(), &names[black].to_string()],
-                &moves,
-                &ending,
-            );
-            file.write_all(text.as_bytes())
-                .context("writing the PGN file")?;
+    let next = AtomicU32::new(0);
+    let stop = AtomicBool::new(false);
+    let mut failure: Option<anyhow::Error> = None;
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        let (tx, rx) = mpsc::channel::<anyhow::Result<Finished<G::Move>>>();
+        for _ in 0..threads {
+            let (tx, next, stop, variant) = (tx.clone(), &next, &stop, &variant);
+            scope.spawn(move || {
+                let sides = start(&m.a, variant, m).and_then(|a| Ok([a, start(&m.b, variant, m)?]));
+                let mut sides: [Side<G>; 2] = match sides {
+                    Ok(sides) => sides,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
+                while !stop.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= m.games {
+                        break;
+                    }
+                    let a_white = index % 2 == 0;
+                    let opening = opening::<G>(rules, m.seed, index / 2, m.opening_moves);
+                    let [s0, s1] = &mut sides;
+                    let (w, b) = if a_white { (s0, s1) } else { (s1, s0) };
+                    let played = play(rules, &opening, [w, b], m.pace);
+                    if tx.send(played.map(|p| (index, opening, p))).is_err() {
+                        break;
+                    }
+                }
+            });
         }
-        if let Some(file) = &mut records {
-            let record = GameRecord {
-                index,
-                ruleset: rules.name().to_string(),
-                seed: 0,
-                players: vec![names[white].to_string(), names[black].to_string()],
-                a_seats: vec![white as u8],
-                opening_moves: opening.len() as u32,
-                plies,
-                result,
-                a_score,
+        drop(tx);
+        for finished in rx {
+            let (index, opening, played) = match finished {
+                Ok(f) => f,
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(e);
+                    continue;
+                }
             };
-            let line = serde_json::to_string(&record).expect("records serialise");
-            writeln!(file, "{line}").context("writing the record file")?;
-        }
-        if let Some(test) = &m.sprt {
-            let r = MatchReport::from_scores(&scores);
-            decision = test.decision(r.wins, r.draws, r.losses);
-            if decision != SprtDecision::Continue {
-                break;
+            let Played {
+                moves,
+                plies,
+                ending,
+                result,
+            } = played;
+            let a_white = index % 2 == 0;
+            let (white, black) = if a_white { (0, 1) } else { (1, 0) };
+            let a_score = if a_white {
+                ending.white
+            } else {
+                1.0 - ending.white
+            };
+            scores.push(a_score);
+            let names = [&m.a, &m.b];
+            println!(
+                "game {}: {} (white) - {} (black): {} ({}, {} plies)",
+                index + 1,
+                names[white],
+                names[black],
+                result_tag(ending.white),
+                ending.reason,
+                moves.len()
+            );
+            if let Some(file) = &mut pgn {
+                let text = pgn_game::<G>(
+                    rules,
+                    index + 1,
+                    [&names[white].to_string(), &names[black].to_string()],
+                    &moves,
+                    &ending,
+                );
+                file.write_all(text.as_bytes())
+                    .context("writing the PGN file")?;
+            }
+            if let Some(file) = &mut records {
+                let record = GameRecord {
+                    index,
+                    ruleset: rules.name().to_string(),
+                    seed: 0,
+                    players: vec![names[white].to_string(), names[black].to_string()],
+                    a_seats: vec![white as u8],
+                    opening_moves: opening.len() as u32,
+                    plies,
+                    result,
+                    a_score,
+                };
+                let line = serde_json::to_string(&record).expect("records serialise");
+                writeln!(file, "{line}").context("writing the record file")?;
+            }
+            if let Some(test) = &m.sprt {
+                let r = MatchReport::from_scores(&scores);
+                if decision == SprtDecision::Continue {
+                    decision = test.decision(r.wins, r.draws, r.losses);
+                }
+                if decision != SprtDecision::Continue {
+                    // No new games; those already under way finish and are counted.
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
         }
+        Ok(())
+    })
+    .inspect_err(|_| stop.store(true, Ordering::Relaxed))?;
+    if let Some(e) = failure {
+        return Err(e);
     }
     if let Some(mut file) = pgn {
         file.flush().context("writing the PGN file")?;

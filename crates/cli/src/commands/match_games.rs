@@ -28,7 +28,8 @@ pub struct Args {
     /// Number of games.
     #[arg(long, default_value_t = 100)]
     games: u32,
-    /// Games played at once (default: every core).
+    /// Games played at once (default: every core; against UCI engines, one, so that each
+    /// engine has the machine).
     #[arg(long)]
     threads: Option<usize>,
     /// Seeds the games' dice, openings and the players' random choices.
@@ -137,6 +138,7 @@ fn run_against_engines(args: Args) -> anyhow::Result<ExitCode> {
         pgn: args.pgn,
         record: args.record,
         json: args.json,
+        threads: args.threads.unwrap_or(1),
     };
     rules.visit_uci(&m)?
 }
