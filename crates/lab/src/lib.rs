@@ -83,9 +83,10 @@ pub enum LabError {
 }
 
 /// The ruleset of every reading of `study`, in [`Study::readings`] order, loaded from the
-/// registry (a bad option value is reported with its reading).
+/// registry (a bad option value is reported with its reading), all played with one
+/// evaluation ([`libro_registry::with_one_evaluation`]).
 pub fn load_readings(study: &Study) -> Result<Vec<AnyRuleset>, LabError> {
-    study
+    let readings = study
         .readings()
         .iter()
         .map(|r| {
@@ -94,7 +95,8 @@ pub fn load_readings(study: &Study) -> Result<Vec<AnyRuleset>, LabError> {
                 error,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(libro_registry::with_one_evaluation(readings))
 }
 
 /// A study of `ruleset` with its seat names filled in from the ruleset, checked: every

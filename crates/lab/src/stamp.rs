@@ -17,6 +17,10 @@ pub struct Stamp {
     /// Each reading's key and the digest of its rules ([`AnyRuleset::digest`]), in
     /// [`Study::readings`] order.
     pub rules: Vec<(String, String)>,
+    /// The evaluation network the AI played every reading with, by the first eight bytes of
+    /// its key, if any (one for all readings: see [`crate::load_readings`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<String>,
 }
 
 impl Stamp {
@@ -31,6 +35,10 @@ impl Stamp {
                 .zip(rules)
                 .map(|(r, rules)| (r.key.clone(), rules.digest()))
                 .collect(),
+            network: rules
+                .first()
+                .and_then(AnyRuleset::network_key)
+                .map(|k| k[..8].iter().map(|b| format!("{b:02x}")).collect()),
         }
     }
 
@@ -53,6 +61,14 @@ impl Stamp {
         if self.commit != newer.commit {
             let c = |c: &Option<String>| c.clone().unwrap_or_else(|| "unknown".into());
             out.push(format!("commit {} → {}", c(&self.commit), c(&newer.commit)));
+        }
+        if self.network != newer.network {
+            let n = |n: &Option<String>| n.clone().unwrap_or_else(|| "none".into());
+            out.push(format!(
+                "the evaluation network {} → {}",
+                n(&self.network),
+                n(&newer.network)
+            ));
         }
         for (key, digest) in &self.rules {
             match newer.rules.iter().find(|(k, _)| k == key) {
@@ -87,6 +103,10 @@ impl fmt::Display for Stamp {
                     .collect::<Vec<_>>()
                     .join("; ")
             ),
+        }?;
+        match &self.network {
+            Some(n) => write!(f, ", network {n}"),
+            None => Ok(()),
         }
     }
 }

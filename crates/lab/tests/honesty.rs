@@ -215,3 +215,33 @@ fn piece_usage_names_the_rulesets_pieces_and_counts_every_move() {
         .expect("a heatmap");
     assert_eq!(svg.svg.matches("<title>cell ").count(), 64);
 }
+
+#[test]
+fn readings_are_played_with_one_evaluation_and_the_stamp_says_which() {
+    // Shatranj ships a network fitted for its own rules; a drawn stalemate is other rules.
+    // A study of both plays both with the hand-written evaluation alone, so that the
+    // readings differ by their rules only, and its stamp names no network.
+    let one = shipped("shatranj", "ai:1", 2, 1, 60, 2);
+    let key = one
+        .stamp
+        .network
+        .clone()
+        .expect("shatranj is played with its network");
+    assert!(one.stamp.to_string().contains(&format!("network {key}")));
+    let both = libro_lab::prepare(Study {
+        vary: vec![("stalemate".into(), vec!["win".into(), "draw".into()])],
+        ..shipped("shatranj", "ai:1", 2, 1, 60, 2)
+    })
+    .unwrap();
+    assert_eq!(both.stamp.network, None);
+    assert!(libro_lab::load_readings(&both)
+        .unwrap()
+        .iter()
+        .all(|r| r.network_key().is_none()));
+    // Results written with the network are not continued without it.
+    assert!(one
+        .stamp
+        .changes(&both.stamp)
+        .iter()
+        .any(|c| c.contains("evaluation network")));
+}

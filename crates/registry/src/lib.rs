@@ -382,12 +382,43 @@ impl AnyRuleset {
         }
     }
 
+    /// The key of the evaluation network the AI plays these rules with
+    /// ([`libro_chess::net::rules_key`]), if any.
+    pub fn network_key(&self) -> Option<[u8; 32]> {
+        match &self.0 {
+            Loaded::Chess(r) => r.network().map(|n| n.key()),
+            Loaded::Tables(_) => None,
+        }
+    }
+
     /// The ruleset as the family type `R`, if it is one: for generic code that holds an
     /// `Arc<R>` already (a UCI engine switching variants).
     pub fn downcast<R: Ruleset>(&self) -> Option<Arc<R>> {
         let any: Arc<dyn Any + Send + Sync> = each_family!(&self.0, r => r.clone());
         any.downcast::<R>().ok()
     }
+}
+
+/// The readings of one study played with one evaluation: unless they all carry the same
+/// network, none keeps one, so that the readings differ by their rules and not also by how
+/// the AI values positions.
+pub fn with_one_evaluation(readings: Vec<AnyRuleset>) -> Vec<AnyRuleset> {
+    let keys: Vec<Option<[u8; 32]>> = readings.iter().map(AnyRuleset::network_key).collect();
+    if keys.windows(2).all(|w| w[0] == w[1]) {
+        return readings;
+    }
+    readings
+        .into_iter()
+        .map(|r| match r.0 {
+            Loaded::Chess(c) if c.network().is_some() => {
+                let plain = Arc::unwrap_or_clone(c)
+                    .with_network(None)
+                    .expect("no network fits any rules");
+                AnyRuleset(Loaded::Chess(Arc::new(plain)))
+            }
+            other => AnyRuleset(other),
+        })
+        .collect()
 }
 
 /// Runs `v` on the readings of one study: rulesets that must all be of one family.

@@ -275,13 +275,17 @@ fn every_shipped_network_reads_and_fits_a_shipped_ruleset() {
 }
 
 #[test]
-fn rulesets_get_the_shipped_network_by_their_pieces_not_their_name_or_options() {
+fn rulesets_get_the_shipped_network_by_their_play_not_their_name_or_referees_draws() {
     assert!(chess(&load("shatranj", &[]).unwrap()).network().is_some());
     assert!(chess(&load("acedrex", &[]).unwrap()).network().is_none());
-    let options = parse_overrides(&["repetition=0".into(), "stalemate=draw".into()]).unwrap();
-    assert!(chess(&load("shatranj", &options).unwrap())
+    let referee = parse_overrides(&["repetition=0".into(), "max_plies=300".into()]).unwrap();
+    assert!(chess(&load("shatranj", &referee).unwrap())
         .network()
         .is_some());
+    let drawn = parse_overrides(&["stalemate=draw".into()]).unwrap();
+    assert!(chess(&load("shatranj", &drawn).unwrap())
+        .network()
+        .is_none());
     let text = SHIPPED.iter().find(|(s, _)| *s == "shatranj").unwrap().1;
     let renamed = text.replace("name = \"shatranj\"", "name = \"my-shatranj\"");
     let copy = load_text(&renamed, "my-shatranj.toml", &[]).unwrap();
@@ -329,4 +333,26 @@ fn a_network_file_that_is_not_one_is_refused_naming_the_file_and_the_fault() {
         "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_studys_readings_are_played_with_one_evaluation() {
+    let with = |options: &[&str]| {
+        let o: Vec<String> = options.iter().map(|s| s.to_string()).collect();
+        load("shatranj", &parse_overrides(&o).unwrap()).unwrap()
+    };
+    // Both readings have the network: both keep it.
+    let same = libro_registry::with_one_evaluation(vec![with(&[]), with(&["max_plies=300"])]);
+    assert!(same.iter().all(|r| r.network_key().is_some()));
+    // One has it, one does not (a drawn stalemate is another game): neither keeps it, so
+    // the study compares the rules, not two evaluations.
+    let mixed = libro_registry::with_one_evaluation(vec![with(&[]), with(&["stalemate=draw"])]);
+    assert!(mixed.iter().all(|r| r.network_key().is_none()));
+    assert_eq!(
+        mixed[0].digest(),
+        with(&[]).digest(),
+        "the rules are unchanged"
+    );
+    let tables = libro_registry::with_one_evaluation(vec![load("fallas", &[]).unwrap()]);
+    assert_eq!(tables[0].name(), "fallas");
 }

@@ -5,8 +5,8 @@
 //! positions from libro's games (`examples/nnue.rs`; `rulesets/README.md` says how).
 //!
 //! A network is data beside a ruleset, like its file: it names the rules it was fitted for
-//! by [`rules_key`] (board, seats, pieces and start; not the rule options, which GUIs and
-//! studies change), and is used only for rules with that key.
+//! by [`rules_key`] (everything that decides play but the draws by a game's length, which
+//! GUIs set), and is used only for rules with that key.
 
 use crate::position::Pos;
 use crate::rules::{ChessRules, Width, MAX_TYPES};
@@ -98,12 +98,18 @@ impl std::fmt::Debug for Network {
     }
 }
 
-/// The key of the rules a network is fitted for: SHA-256 of their board, seats, pieces and
-/// start as [`ChessRules::canonical`] writes them (options left out).
+/// The key of the rules a network is fitted for: SHA-256 of the rules as
+/// [`ChessRules::canonical`] writes them, but with the draws by a game's length (repetition,
+/// plies without progress, the move limit) left out: a GUI's referee sets those, and they do
+/// not change what a position is worth as the other options do.
 pub fn rules_key(rules: &ChessRules) -> [u8; 32] {
+    let mut options = rules.options.clone();
+    options.repetition = 0;
+    options.no_progress_plies = 0;
+    options.max_plies = 0;
     let text = format!(
-        "chess network\n{:?}\n{:?}\n{:?}\n{:?}",
-        rules.board, rules.seats, rules.pieces, rules.start
+        "chess network\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{}",
+        rules.board, rules.seats, rules.pieces, options, rules.start, rules.promote_as_start
     );
     Sha256::digest(text.as_bytes()).into()
 }
@@ -193,6 +199,11 @@ impl Network {
             out.extend_from_slice(&x.to_le_bytes());
         }
         out
+    }
+
+    /// The key of the rules it was fitted for ([`rules_key`]).
+    pub fn key(&self) -> [u8; 32] {
+        self.key
     }
 
     /// How its value is used.
@@ -466,16 +477,24 @@ mod tests {
     }
 
     #[test]
-    fn a_network_fits_its_rules_whatever_their_options_and_no_others() {
+    fn a_network_fits_its_rules_whatever_the_referees_draws_and_no_others() {
         let net = shipped();
         assert_eq!(net.mode(), Mode::Added);
         net.fits(&rules("shatranj", &[])).unwrap();
-        // GUIs and studies change options; the pieces, board and start are what it knows.
-        net.fits(&rules(
-            "shatranj",
-            &[("repetition", "0"), ("stalemate", "draw")],
-        ))
-        .unwrap();
+        // A GUI's referee sets the draws by length (UCI sets these three).
+        let referee = [
+            ("repetition", "0"),
+            ("no_progress_plies", "0"),
+            ("max_plies", "0"),
+        ];
+        net.fits(&rules("shatranj", &referee)).unwrap();
+        // A stalemate drawn, or a pawn's double step, are other games to value.
+        for option in [("stalemate", "draw"), ("pawn_double_step", "first-move")] {
+            assert!(matches!(
+                net.fits(&rules("shatranj", &[option])),
+                Err(NetworkError::OtherRules { .. })
+            ));
+        }
         assert!(matches!(
             net.fits(&rules("acedrex", &[])),
             Err(NetworkError::OtherRules { ruleset, .. }) if ruleset == "acedrex"
