@@ -3,53 +3,49 @@
 
 use std::{env, fs, path::Path};
 
-fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulesets");
-    println!("cargo:rerun-if-changed={}", dir.display());
-    let mut files: Vec<_> = fs::read_dir(&dir)
+/// A static of every file in `dir` ending in `.ext`, sorted: (file stem, contents), each
+/// embedded by `include` (`include_str` or `include_bytes`).
+fn embed(dir: &Path, ext: &str, doc: &str, decl: &str, include: &str) -> String {
+    let mut files: Vec<_> = fs::read_dir(dir)
         .expect("the rulesets/ folder is missing")
         .map(|e| e.expect("unreadable entry in rulesets/").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
         .collect();
     files.sort();
-    let mut out = String::from("/// Every shipped ruleset file: (file stem, contents).\npub static SHIPPED: &[(&str, &str)] = &[\n");
+    let mut out = format!("/// {doc}: (file stem, contents).\npub static {decl} = &[\n");
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
         let stem = path
             .file_stem()
             .unwrap()
             .to_str()
-            .expect("ruleset file names are UTF-8");
+            .expect("file names in rulesets/ are UTF-8");
         let full = path.canonicalize().unwrap();
         out.push_str(&format!(
-            "    ({stem:?}, include_str!({:?})),\n",
+            "    ({stem:?}, {include}!({:?})),\n",
             full.display().to_string()
         ));
     }
     out.push_str("];\n");
-    let mut nets: Vec<_> = fs::read_dir(&dir)
-        .expect("the rulesets/ folder is missing")
-        .map(|e| e.expect("unreadable entry in rulesets/").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "nnue"))
-        .collect();
-    nets.sort();
-    out.push_str(
-        "/// Every shipped evaluation network: (file stem, contents).\npub static SHIPPED_NETWORKS: &[(&str, &[u8])] = &[\n",
+    out
+}
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulesets");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let out = embed(
+        &dir,
+        "toml",
+        "Every shipped ruleset file",
+        "SHIPPED: &[(&str, &str)]",
+        "include_str",
+    ) + &embed(
+        &dir,
+        "nnue",
+        "Every shipped evaluation network",
+        "SHIPPED_NETWORKS: &[(&str, &[u8])]",
+        "include_bytes",
     );
-    for path in &nets {
-        println!("cargo:rerun-if-changed={}", path.display());
-        let stem = path
-            .file_stem()
-            .unwrap()
-            .to_str()
-            .expect("network file names are UTF-8");
-        let full = path.canonicalize().unwrap();
-        out.push_str(&format!(
-            "    ({stem:?}, include_bytes!({:?})),\n",
-            full.display().to_string()
-        ));
-    }
-    out.push_str("];\n");
     fs::write(
         Path::new(&env::var("OUT_DIR").unwrap()).join("shipped.rs"),
         out,
