@@ -325,6 +325,61 @@ fn promotions_are_read_and_written_with_the_letters_guis_use() {
     e.quit();
 }
 
+/// Fairy-Stockfish's acedrex (`variants.ini` of the strength benchmark) models the fers'
+/// first-move leap as a piece of its own, `f` (`customPiece1 = f:FmAmD`), that becomes the
+/// fers `q` when it first moves (`promotedPieceType = f:q`, written `+f` in its FENs); its
+/// alfil is `b`; castling is off, so its third FEN field is `-`.
+#[test]
+fn acedrex_fens_are_read_as_fairy_stockfish_writes_them() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value acedrex");
+    let cases = [
+        // Its start position: both fers keep the leap (libro's unmoved field d1d8).
+        (
+            "rnbfkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBFKBNR w - - 0 1",
+            "rnafkanr/pppppppp/8/8/8/8/PPPPPPPP/RNAFKANR w d1d8 - 0 1",
+        ),
+        // Both fers have moved (`+F`, `+f`): neither keeps a leap.
+        (
+            "r7/2+fppk2/1pnbbpp1/1N1n4/7P/P2BBNP1/2+FPPK2/1R6 w - - 5 25",
+            "r7/2fppk2/1pnaapp1/1N1n4/7P/P2AANP1/2FPPK2/1R6 w - - 5 25",
+        ),
+        // A fers a pawn became (`Q`) has no leap; black's unmoved fers (`f`) has.
+        (
+            "3fk3/Q7/8/8/8/8/8/4K3 w - - 0 60",
+            "3fk3/F7/8/8/8/8/8/4K3 w d8 - 0 60",
+        ),
+        // Nothing but kings and an unmoved fers: libro's letters too, but the GUI's reading
+        // (the fers keeps its leap) is the one taken.
+        (
+            "4k3/8/8/8/8/8/8/3FK3 w - - 0 40",
+            "4k3/8/8/8/8/8/8/3FK3 w d1 - 0 40",
+        ),
+        // libro's own FEN, with its unmoved field, is read as it is (white's fers has
+        // moved and come back, black's has not).
+        (
+            "3fk3/8/8/8/8/8/8/3FK3 w d8 - 0 40",
+            "3fk3/8/8/8/8/8/8/3FK3 w d8 - 0 40",
+        ),
+    ];
+    for (fen, libro) in cases {
+        e.send(&format!("position fen {fen}"));
+        assert_eq!(shown_position(&mut e), libro, "{fen}");
+    }
+    e.send("position fen 4k3/8/8/8/8/8/8/3FK3 w d1 - 0 40 moves d1d3+");
+    assert_eq!(shown_position(&mut e), "4k3/8/8/8/8/3F4/8/4K3 b - - 1 40");
+    e.send("position fen 4k3/8/8/8/8/8/8/3FK3 w - - 0 40 moves d1d3+");
+    assert_eq!(shown_position(&mut e), "4k3/8/8/8/8/3F4/8/4K3 b - - 1 40");
+    // A moved fers does not leap.
+    e.send("position fen 4k3/8/8/8/8/8/8/3+FK3 w - - 0 40 moves d1d3");
+    assert!(e
+        .until("info string")
+        .last()
+        .unwrap()
+        .contains("position not set"));
+    e.quit();
+}
+
 #[test]
 fn play_goes_on_past_libros_own_draw_rules() {
     let mut e = Engine::start();

@@ -10,6 +10,7 @@ use libro_chess::net::{Mode, Network};
 use libro_chess::options as chess_options;
 use libro_chess::{notation, ChessGame, ChessRules, Move};
 use libro_core::{Game, Ruleset, Seat};
+use std::fmt::Write;
 use std::sync::Arc;
 
 impl FamilyRules for ChessRules {
@@ -230,36 +231,116 @@ fn pieces_on(r: &ChessRules, types: u8) -> Vec<String> {
     letters[..n].iter().map(|&(_, l)| l.to_string()).collect()
 }
 
+/// A FEN as Fairy-Stockfish writes it, turned into libro's letters and fields.
+struct GuiFen {
+    fen: String,
+    /// Whether a piece whose first move GUIs mark stands in its own letter (unmoved): the
+    /// one case where libro's own reading of the text differs.
+    marked: bool,
+}
+
+/// `fen` read as Fairy-Stockfish writes it (see [`UciGame::from_fen`]); `None` if the text
+/// is the same in libro's letters and holds no marked piece, or its board is not this one.
+fn gui_fen(rules: &ChessRules, fen: &str) -> Option<GuiFen> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let board = rules.board();
+    let pieces = rules.pieces();
+    let marks = pieces.iter().any(|p| p.uci_marks_first_move);
+    let mut out = String::with_capacity(fen.len());
+    let mut unmoved = String::new();
+    let (mut rank, mut file) = (i32::from(board.ranks) - 1, 0);
+    // After a `+`: the next piece has been promoted (a marked piece: has moved).
+    let mut promoted = false;
+    let mut in_stack = false;
+    let mut chars = fields.first()?.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' => {
+                rank -= 1;
+                file = 0;
+            }
+            '+' => {
+                promoted = true;
+                continue;
+            }
+            '(' => in_stack = true,
+            ')' => {
+                in_stack = false;
+                file += 1;
+            }
+            _ if c.is_ascii_digit() => {
+                let mut run = c.to_digit(10)?;
+                out.push(c);
+                while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                    out.push(chars.next()?);
+                    run = run * 10 + d;
+                }
+                file += i32::try_from(run).ok()?;
+                continue;
+            }
+            _ => {
+                let upper = c.to_ascii_uppercase();
+                let letter = if let Some(p) = pieces.iter().find(|p| p.uci_letter == upper) {
+                    p.letter
+                } else if let Some(p) = pieces.iter().find(|p| p.letter == upper) {
+                    if p.uci_marks_first_move && !promoted {
+                        write!(unmoved, "{}", board.name(board.square(file, rank)?)).ok()?;
+                    }
+                    p.letter
+                } else {
+                    upper
+                };
+                out.push(if c.is_ascii_lowercase() {
+                    letter.to_ascii_lowercase()
+                } else {
+                    letter
+                });
+                promoted = false;
+                file += i32::from(!in_stack);
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    let gui_unmoved = marks && fields.get(2) == Some(&"-") && !unmoved.is_empty();
+    if !gui_unmoved && out == fields[0] {
+        return None;
+    }
+    let mut text = out;
+    for (i, field) in fields.iter().enumerate().skip(1) {
+        text.push(' ');
+        text.push_str(if i == 2 && gui_unmoved {
+            &unmoved
+        } else {
+            field
+        });
+    }
+    Some(GuiFen {
+        fen: text,
+        marked: gui_unmoved,
+    })
+}
+
 impl UciGame for ChessGame {
     type Rules = ChessRules;
 
-    /// Reads a FEN in libro's piece letters or, failing that, in the GUI's (`uci_letter`).
+    /// Reads a FEN in libro's piece letters or as Fairy-Stockfish writes it: the GUI's letters
+    /// (`uci_letter`) and, for a piece whose first move GUIs mark (`uci_marks_first_move`,
+    /// the acedrex fers), its own letter while it keeps that move and `+` before it (or its
+    /// `uci_letter`) once moved; such a FEN's third field (castling, `-`) says nothing of
+    /// first moves. Where both readings succeed and differ (an unmoved field `-` and a marked
+    /// piece in its own letter), the GUI's is taken: over UCI, FENs come from GUIs.
     fn from_fen(rules: &Arc<ChessRules>, fen: &str) -> Result<ChessGame, String> {
-        let first_try = match rules.parse_position(fen) {
-            Ok(game) => return Ok(game),
-            Err(e) => e.to_string(),
-        };
-        let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
-        let translated: String = board
-            .chars()
-            .map(|c| {
-                let piece = rules
-                    .pieces()
-                    .iter()
-                    .find(|p| p.uci_letter == c.to_ascii_uppercase());
-                match piece {
-                    Some(p) if c.is_ascii_lowercase() => p.letter.to_ascii_lowercase(),
-                    Some(p) => p.letter,
-                    None => c,
-                }
-            })
-            .collect();
-        if translated == board {
-            return Err(first_try);
+        let gui = gui_fen(rules, fen);
+        let libros = rules.parse_position(fen).map_err(|e| e.to_string());
+        match (libros, gui) {
+            (Ok(game), Some(gui)) if gui.marked => {
+                Ok(rules.parse_position(&gui.fen).unwrap_or(game))
+            }
+            (Ok(game), _) => Ok(game),
+            (Err(first_try), Some(gui)) => rules.parse_position(&gui.fen).map_err(|_| first_try),
+            (Err(first_try), None) => Err(first_try),
         }
-        rules
-            .parse_position(&format!("{translated} {rest}"))
-            .map_err(|_| first_try)
     }
 
     /// Reads a move in libro's notation or as GUIs write a promotion (`c7c8q`, the promoted
