@@ -14,7 +14,7 @@
 
 use clap::Parser;
 use libro_chess::net::{Mode, Network, HIDDEN, INPUTS, OUTPUT_CP};
-use libro_chess::{network_inputs, ChessGame, ChessRules, MoveList};
+use libro_chess::{network_inputs, notation, ChessGame, ChessRules, MoveList};
 use libro_core::{Game, Heuristic};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -60,26 +60,9 @@ struct Args {
     decay: f32,
 }
 
-/// Letters of UCI engines' FENs that the ruleset writes otherwise (`uci_letter`).
+/// A label's FEN (Fairy-Stockfish's) in libro's letters and fields.
 fn libro_fen(rules: &ChessRules, fen: &str) -> String {
-    let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
-    let board: String = board
-        .chars()
-        .map(|c| {
-            rules
-                .pieces()
-                .iter()
-                .find(|p| p.uci_letter.eq_ignore_ascii_case(&c))
-                .map_or(c, |p| {
-                    if c.is_ascii_uppercase() {
-                        p.letter.to_ascii_uppercase()
-                    } else {
-                        p.letter.to_ascii_lowercase()
-                    }
-                })
-        })
-        .collect();
-    format!("{board} {rest}")
+    notation::gui_fen(rules, fen).map_or_else(|| fen.to_string(), |gui| gui.fen)
 }
 
 fn is_quiet(game: &ChessGame) -> bool {

@@ -790,3 +790,97 @@ pub(crate) fn match_move<B: Width>(
         }
     }
 }
+
+/// A FEN as Fairy-Stockfish writes it, turned into libro's letters and fields.
+pub struct GuiFen {
+    /// The FEN in libro's letters and fields.
+    pub fen: String,
+    /// Whether a piece whose first move GUIs mark stands in its own letter (unmoved): the
+    /// one case where libro's own reading of the text differs.
+    pub marked: bool,
+}
+
+/// `fen` read as Fairy-Stockfish writes it: the GUI's letters (`uci_letter`); a piece whose
+/// first move GUIs mark (`uci_marks_first_move`, the acedrex fers) in its own letter while
+/// it keeps that move, and after a `+` or in its `uci_letter` once moved; the third field
+/// (castling, `-`) then lists the unmoved. `None` if the text is the same in libro's letters
+/// and holds no marked piece, or its board is not this one.
+pub fn gui_fen(rules: &ChessRules, fen: &str) -> Option<GuiFen> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let board = rules.board();
+    let pieces = rules.pieces();
+    let marks = pieces.iter().any(|p| p.uci_marks_first_move);
+    let mut out = String::with_capacity(fen.len());
+    let mut unmoved = String::new();
+    let (mut rank, mut file) = (i32::from(board.ranks) - 1, 0);
+    // After a `+`: the next piece has been promoted (a marked piece: has moved).
+    let mut promoted = false;
+    let mut in_stack = false;
+    let mut chars = fields.first()?.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' => {
+                rank -= 1;
+                file = 0;
+            }
+            '+' => {
+                promoted = true;
+                continue;
+            }
+            '(' => in_stack = true,
+            ')' => {
+                in_stack = false;
+                file += 1;
+            }
+            _ if c.is_ascii_digit() => {
+                let mut run = c.to_digit(10)?;
+                out.push(c);
+                while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                    out.push(chars.next()?);
+                    run = run * 10 + d;
+                }
+                file += i32::try_from(run).ok()?;
+                continue;
+            }
+            _ => {
+                let upper = c.to_ascii_uppercase();
+                let letter = if let Some(p) = pieces.iter().find(|p| p.uci_letter == upper) {
+                    p.letter
+                } else if let Some(p) = pieces.iter().find(|p| p.letter == upper) {
+                    if p.uci_marks_first_move && !promoted {
+                        write!(unmoved, "{}", board.name(board.square(file, rank)?)).ok()?;
+                    }
+                    p.letter
+                } else {
+                    upper
+                };
+                out.push(if c.is_ascii_lowercase() {
+                    letter.to_ascii_lowercase()
+                } else {
+                    letter
+                });
+                promoted = false;
+                file += i32::from(!in_stack);
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    let gui_unmoved = marks && fields.get(2) == Some(&"-") && !unmoved.is_empty();
+    if !gui_unmoved && out == fields[0] {
+        return None;
+    }
+    let mut text = out;
+    for (i, field) in fields.iter().enumerate().skip(1) {
+        text.push(' ');
+        text.push_str(if i == 2 && gui_unmoved {
+            &unmoved
+        } else {
+            field
+        });
+    }
+    Some(GuiFen {
+        fen: text,
+        marked: gui_unmoved,
+    })
+}

@@ -155,3 +155,56 @@ fn forced_capture_explanation_method() {
     );
     assert_eq!(ChessGame::new(&r).forced_capture_explanation(), None);
 }
+
+/// Fairy-Stockfish's FENs (its letters: `b` the alfil, `q` the fers; its acedrex's unmoved
+/// fers `f`, a moved one `+f`) in libro's letters and fields.
+#[test]
+fn fairy_stockfish_fens_in_libros_letters() {
+    use libro_chess::notation::gui_fen;
+    let shatranj = rules("shatranj", &[]);
+    let start = gui_fen(
+        &shatranj,
+        "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1",
+    )
+    .unwrap();
+    assert_eq!(
+        start.fen,
+        "rnakfanr/pppppppp/8/8/8/8/PPPPPPPP/RNAKFANR w - - 0 1"
+    );
+    assert!(!start.marked);
+    // libro's own letters: nothing to turn.
+    assert!(gui_fen(
+        &shatranj,
+        "rnakfanr/pppppppp/8/8/8/8/PPPPPPPP/RNAKFANR w - - 0 1"
+    )
+    .is_none());
+
+    let acedrex = rules("acedrex", &[]);
+    let cases = [
+        // Runs of empty squares before and after the fers: its square is counted right.
+        (
+            "4k3/8/8/8/8/8/8/1R1FK3 w - - 0 9",
+            "4k3/8/8/8/8/8/8/1R1FK3 w d1 - 0 9",
+            true,
+        ),
+        (
+            "4k3/8/8/8/8/8/8/1R1+FK3 w - - 0 9",
+            "4k3/8/8/8/8/8/8/1R1FK3 w - - 0 9",
+            false,
+        ),
+        (
+            "3fk3/8/8/8/8/8/8/3QK3 b - - 0 9",
+            "3fk3/8/8/8/8/8/8/3FK3 b d8 - 0 9",
+            true,
+        ),
+    ];
+    for (fsf, libro, marked) in cases {
+        let gui = gui_fen(&acedrex, fsf).unwrap();
+        assert_eq!((gui.fen.as_str(), gui.marked), (libro, marked), "{fsf}");
+        assert_eq!(acedrex.parse_position(&gui.fen).unwrap().to_string(), libro);
+    }
+    // A rank running off the board is no board of this game.
+    assert!(gui_fen(&acedrex, "4k3/8/8/8/8/8/8/8F w - - 0 9").is_none());
+    // A libro FEN that lists its unmoved squares is libro's.
+    assert!(gui_fen(&acedrex, "3fk3/8/8/8/8/8/8/3FK3 w d8 - 0 40").is_none());
+}

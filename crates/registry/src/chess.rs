@@ -10,7 +10,6 @@ use libro_chess::net::{Mode, Network};
 use libro_chess::options as chess_options;
 use libro_chess::{notation, ChessGame, ChessRules, Move};
 use libro_core::{Game, Ruleset, Seat};
-use std::fmt::Write;
 use std::sync::Arc;
 
 impl FamilyRules for ChessRules {
@@ -231,96 +230,6 @@ fn pieces_on(r: &ChessRules, types: u8) -> Vec<String> {
     letters[..n].iter().map(|&(_, l)| l.to_string()).collect()
 }
 
-/// A FEN as Fairy-Stockfish writes it, turned into libro's letters and fields.
-struct GuiFen {
-    fen: String,
-    /// Whether a piece whose first move GUIs mark stands in its own letter (unmoved): the
-    /// one case where libro's own reading of the text differs.
-    marked: bool,
-}
-
-/// `fen` read as Fairy-Stockfish writes it (see [`UciGame::from_fen`]); `None` if the text
-/// is the same in libro's letters and holds no marked piece, or its board is not this one.
-fn gui_fen(rules: &ChessRules, fen: &str) -> Option<GuiFen> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let board = rules.board();
-    let pieces = rules.pieces();
-    let marks = pieces.iter().any(|p| p.uci_marks_first_move);
-    let mut out = String::with_capacity(fen.len());
-    let mut unmoved = String::new();
-    let (mut rank, mut file) = (i32::from(board.ranks) - 1, 0);
-    // After a `+`: the next piece has been promoted (a marked piece: has moved).
-    let mut promoted = false;
-    let mut in_stack = false;
-    let mut chars = fields.first()?.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '/' => {
-                rank -= 1;
-                file = 0;
-            }
-            '+' => {
-                promoted = true;
-                continue;
-            }
-            '(' => in_stack = true,
-            ')' => {
-                in_stack = false;
-                file += 1;
-            }
-            _ if c.is_ascii_digit() => {
-                let mut run = c.to_digit(10)?;
-                out.push(c);
-                while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                    out.push(chars.next()?);
-                    run = run * 10 + d;
-                }
-                file += i32::try_from(run).ok()?;
-                continue;
-            }
-            _ => {
-                let upper = c.to_ascii_uppercase();
-                let letter = if let Some(p) = pieces.iter().find(|p| p.uci_letter == upper) {
-                    p.letter
-                } else if let Some(p) = pieces.iter().find(|p| p.letter == upper) {
-                    if p.uci_marks_first_move && !promoted {
-                        write!(unmoved, "{}", board.name(board.square(file, rank)?)).ok()?;
-                    }
-                    p.letter
-                } else {
-                    upper
-                };
-                out.push(if c.is_ascii_lowercase() {
-                    letter.to_ascii_lowercase()
-                } else {
-                    letter
-                });
-                promoted = false;
-                file += i32::from(!in_stack);
-                continue;
-            }
-        }
-        out.push(c);
-    }
-    let gui_unmoved = marks && fields.get(2) == Some(&"-") && !unmoved.is_empty();
-    if !gui_unmoved && out == fields[0] {
-        return None;
-    }
-    let mut text = out;
-    for (i, field) in fields.iter().enumerate().skip(1) {
-        text.push(' ');
-        text.push_str(if i == 2 && gui_unmoved {
-            &unmoved
-        } else {
-            field
-        });
-    }
-    Some(GuiFen {
-        fen: text,
-        marked: gui_unmoved,
-    })
-}
-
 impl UciGame for ChessGame {
     type Rules = ChessRules;
 
@@ -331,7 +240,7 @@ impl UciGame for ChessGame {
     /// first moves. Where both readings succeed and differ (an unmoved field `-` and a marked
     /// piece in its own letter), the GUI's is taken: over UCI, FENs come from GUIs.
     fn from_fen(rules: &Arc<ChessRules>, fen: &str) -> Result<ChessGame, String> {
-        let gui = gui_fen(rules, fen);
+        let gui = notation::gui_fen(rules, fen);
         let libros = rules.parse_position(fen).map_err(|e| e.to_string());
         match (libros, gui) {
             (Ok(game), Some(gui)) if gui.marked => {
