@@ -508,13 +508,46 @@ fn the_network_is_switched_and_chosen_as_fairy_stockfish_gui_options_do() {
     assert!(shown_evaluation(&mut e).contains(", network "));
     e.send("go depth 2");
     assert!(!bestmove(&e.until("bestmove")).contains("none"));
-    // Acedrex has other pieces: the file is left, with a word, for acedrex's own evaluation.
+    // Acedrex has other pieces: the file does not fit, the engine says so and plays acedrex
+    // with its own evaluation.
     e.send("setoption name UCI_Variant value acedrex");
     let line = e.until("info string variant").join("\n");
-    assert!(line.contains("left for the shipped network"), "{line}");
-    e.send(&format!("setoption name EvalFile value {shipped}"));
-    let line = e.until("info string").last().unwrap().clone();
-    assert!(line.contains("fitted for other rules"), "{line}");
+    assert!(line.contains("does not fit acedrex"), "{line}");
     assert!(shown_evaluation(&mut e).contains("no network"));
     e.quit();
+
+    // A GUI sets the engine's options before the variant: a network for shatranj chosen
+    // while acedrex is the variant counts once shatranj is. This one is told apart from the
+    // shipped network by its value: every weight 0 but the output's bias, 1 (one output
+    // unit, here 100 centipawns), so it adds +100 for the mover in every position.
+    let rules = libro_registry_rules("shatranj").unwrap();
+    let mut weights = vec![0f32; libro_chess::net::WEIGHTS];
+    *weights.last_mut().unwrap() = 1.0;
+    let constant = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("constant-{}.nnue", std::process::id()));
+    let bytes =
+        libro_chess::net::Network::encode(&rules, libro_chess::net::Mode::Added, 100.0, &weights);
+    std::fs::write(&constant, bytes).unwrap();
+    let mut e = Engine::start();
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        constant.display()
+    ));
+    let line = e.until("info string").last().unwrap().clone();
+    assert!(line.contains("does not fit acedrex"), "{line}");
+    e.send("setoption name UCI_Variant value shatranj");
+    e.until("info string variant");
+    // After e2e3 black moves: +100 for black is -100 for white.
+    e.send("position startpos moves e2e3");
+    assert!(shown_evaluation(&mut e).contains("network -100)"));
+    e.send("setoption name Use NNUE value false");
+    assert!(shown_evaluation(&mut e).contains("no network"));
+    e.send("setoption name Use NNUE value true");
+    e.send("position startpos");
+    assert!(shown_evaluation(&mut e).contains("network 100)"));
+    // Back to the shipped network.
+    e.send("setoption name EvalFile value <shipped>");
+    assert!(!shown_evaluation(&mut e).contains("network 100)"));
+    e.quit();
+    std::fs::remove_file(constant).unwrap();
 }

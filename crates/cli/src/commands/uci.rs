@@ -253,14 +253,6 @@ impl<G: UciGame> Engine<G> {
                 let rules = load_uci::<G>(value, &[])?;
                 self.variant = value.to_string();
                 self.overrides.clear();
-                if let Some((path, net)) = &self.eval_file {
-                    if let Err(e) = G::with_network(&rules, Some(net.clone())) {
-                        self.say(&format!(
-                            "info string EvalFile {path} left for the shipped network: {e}"
-                        ));
-                        self.eval_file = None;
-                    }
-                }
                 self.set_rules(rules)?;
                 self.say(&format!("info string variant {value}"));
             }
@@ -277,8 +269,6 @@ impl<G: UciGame> Engine<G> {
                     None
                 } else {
                     let net = libro_registry::read_network(value)?;
-                    G::with_network(&self.rules, Some(net.clone()))
-                        .map_err(|e| anyhow::anyhow!("EvalFile {value}: {e}"))?;
                     Some((value.to_string(), net))
                 };
                 self.eval_file = file;
@@ -320,11 +310,28 @@ impl<G: UciGame> Engine<G> {
         Ok(())
     }
 
-    /// Plays under `rules` evaluated as `Use NNUE` and `EvalFile` say, from their start.
+    /// Plays under `rules` evaluated as `Use NNUE` and `EvalFile` say, from their start. An
+    /// `EvalFile` fitted for other rules is reported and the shipped network (if any) played;
+    /// it is kept, for a variant it fits (GUIs set engine options before `UCI_Variant`).
     fn set_rules(&mut self, rules: Arc<G::Rules>) -> anyhow::Result<()> {
         let network = match (&self.eval_file, self.use_network) {
             (_, false) => None,
-            (Some((_, net)), true) => Some(net.clone()),
+            (Some((path, net)), true) => match G::with_network(&rules, Some(net.clone())) {
+                Ok(_) => Some(net.clone()),
+                Err(e) => {
+                    let shipped = G::shipped_network(&rules);
+                    let instead = if shipped.is_some() {
+                        "the shipped network"
+                    } else {
+                        "the hand-written evaluation"
+                    };
+                    self.say(&format!(
+                        "info string EvalFile {path} does not fit {}: {e}; playing with {instead}",
+                        self.variant
+                    ));
+                    shipped
+                }
+            },
             (None, true) => G::shipped_network(&rules),
         };
         self.rules = G::with_network(&rules, network).map_err(|e| anyhow::anyhow!(e))?;
