@@ -1,9 +1,10 @@
 //! A game under a chess-family ruleset: the position plus what the end rules need (the
 //! positions since the last capture or pawn move, the order seats left) and the pot.
 
+use crate::eval::net::{self, Accumulator};
 use crate::notation::{self, Extras, MoveError, PositionError};
 use crate::options::{BareKing, MateTest, Payments, Stalemate};
-use crate::position::{with_pos, Effects, Move, MoveList, Position};
+use crate::position::{with_pos, Effects, Move, MoveList, Pos, Position, Repr};
 use crate::rules::{ChessRules, MAX_SEATS};
 use libro_core::{EndReason, GameResult, LazyFlag, NoChance, Ruleset, Seat, SeatOutcome, Turn};
 use std::fmt;
@@ -33,6 +34,9 @@ pub struct ChessGame {
     /// known `false` when the standing does not hang on it. Asked only when needed (the
     /// turn, the result, the legal moves), so listing the moves answers it.
     stuck: LazyFlag,
+    /// The rules' network's first-layer sums of this position, kept move by move (two seats
+    /// on 8x8 with a network; `None` otherwise).
+    acc: Option<Accumulator>,
 }
 
 /// How often the current position has stood since the last capture or pawn move, and how
@@ -41,6 +45,20 @@ pub struct ChessGame {
 struct Repeats {
     count: u32,
     gap: u32,
+}
+
+/// The network's first-layer sums of `pos` under `rules`, if they have a network (two seats
+/// on 8x8, so the position is narrow).
+fn accumulator(rules: &ChessRules, pos: &Position) -> Option<Accumulator> {
+    Some(Accumulator::new(rules.network()?, rules, narrow(pos)?))
+}
+
+/// The position as an 8x8 one, if it is one.
+fn narrow(pos: &Position) -> Option<&Pos<u64>> {
+    match &pos.0 {
+        Repr::Narrow(p) => Some(p),
+        Repr::Wide(_) => None,
+    }
 }
 
 /// A search clones the game before each move it plays, and the move then records one more
@@ -59,6 +77,7 @@ impl Clone for ChessGame {
             out: self.out.clone(),
             over: self.over,
             stuck: self.stuck.clone(),
+            acc: self.acc,
         }
     }
 }
@@ -90,6 +109,7 @@ impl ChessGame {
             out: Vec::new(),
             over: None,
             stuck: LazyFlag::known(false),
+            acc: accumulator(rules, &rules.start),
         };
         if rules.num_seats() > 2 {
             if rules.options.bets {
@@ -132,6 +152,7 @@ impl ChessGame {
             out: Vec::new(),
             over: None,
             stuck: LazyFlag::known(false),
+            acc: accumulator(rules, &rules.start),
         };
         g.record_position();
         g.settle();
@@ -208,13 +229,30 @@ impl ChessGame {
         crate::perft(&self.rules, &self.pos, depth)
     }
 
+    /// The network's first-layer sums of this position, if the rules have a network.
+    pub(crate) fn accumulator(&self) -> Option<&Accumulator> {
+        self.acc.as_ref()
+    }
+
     /// Plays a move and reports what it did (captures, promotion, eliminations).
     pub fn play_move(&mut self, mv: Move) -> Effects {
         let us = self.pos.to_move();
         let n = self.rules.num_seats();
         let record_pay = n > 2 && self.rules.options.payments == Payments::Record;
         let checked_before = if record_pay { self.check_mask() } else { 0 };
+        let before = match (&self.acc, narrow(&self.pos)) {
+            (Some(_), Some(p)) => Some(net::placement(&self.rules, p)),
+            _ => None,
+        };
         let fx = self.pos.play(&self.rules, mv);
+        if let (Some(before), Some(p), Some(acc), Some(net)) = (
+            before,
+            narrow(&self.pos),
+            &mut self.acc,
+            self.rules.network(),
+        ) {
+            acc.update(net, &before, &net::placement(&self.rules, p));
+        }
         if n > 2 {
             if let Some(a) = mv.bet_amount() {
                 self.stakes[us.index()] = Some(u32::from(a));
@@ -350,6 +388,7 @@ impl ChessGame {
             out: Vec::new(),
             over: None,
             stuck: LazyFlag::unknown(),
+            acc: self.acc,
         };
         child.pos.pass_turn(r);
         child.record_position();
@@ -501,6 +540,7 @@ impl ChessGame {
         let (pos, extras) = notation::parse_position(rules, text)?;
         let mut g = ChessGame {
             rules: rules.clone(),
+            acc: accumulator(rules, &pos),
             pos,
             history: Vec::new(),
             repeats: Repeats::default(),

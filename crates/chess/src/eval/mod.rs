@@ -517,7 +517,7 @@ pub fn network_inputs(game: &ChessGame) -> Option<[Vec<u16>; 2]> {
         return None;
     }
     with_pos!(game.position(), pos => {
-        let mut views = [[0u16; 64]; 2];
+        let mut views = [[0u16; net::MAX_PIECES]; 2];
         let a = net::inputs(r, pos, pos.to_move, &mut views[0]);
         let b = net::inputs(r, pos, 1 - pos.to_move, &mut views[1]);
         Some([views[0][..a].to_vec(), views[1][..b].to_vec()])
@@ -1107,11 +1107,24 @@ fn mop_up<B: Width>(r: &ChessRules, pos: &Pos<B>, strong: u8, weak: u8) -> i32 {
 
 /// The two-seat evaluation from the first seat's side: the rules' network, alone or added
 /// to the hand-written evaluation as it was fitted, or the hand-written one.
-fn eval_two<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
-    match t.net.as_deref() {
-        None => eval_hand(t, r, pos),
-        Some(n) if n.mode() == net::Mode::Whole => net::value(n, r, pos),
-        Some(n) => net::value(n, r, pos) + eval_hand(t, r, pos),
+/// The network's part comes from the game's accumulator `acc` where it has one, else summed
+/// whole (the same value).
+fn eval_two<B: Width>(
+    t: &Tables,
+    r: &ChessRules,
+    pos: &Pos<B>,
+    acc: Option<&net::Accumulator>,
+) -> i32 {
+    let Some(n) = t.net.as_deref() else {
+        return eval_hand(t, r, pos);
+    };
+    let v = match acc {
+        Some(acc) => acc.value(n, pos.to_move),
+        None => net::value(n, r, pos),
+    };
+    match n.mode() {
+        net::Mode::Whole => v,
+        net::Mode::Added => v + eval_hand(t, r, pos),
     }
 }
 
@@ -1520,7 +1533,7 @@ impl Heuristic for ChessGame {
         let t = tables(self.rules());
         with_pos!(self.position(), pos => {
             if self.rules().num_seats() == 2 {
-                let v = eval_two(&t, self.rules(), pos);
+                let v = eval_two(&t, self.rules(), pos, self.accumulator());
                 return if seat.0 == 0 { v } else { -v };
             }
             let mut out = [0i32; MAX_SEATS];
@@ -1552,7 +1565,7 @@ impl Heuristic for ChessGame {
         let t = tables(self.rules());
         with_pos!(self.position(), pos => {
             if self.rules().num_seats() == 2 {
-                let v = eval_two(&t, self.rules(), pos);
+                let v = eval_two(&t, self.rules(), pos, self.accumulator());
                 out[0] = v;
                 out[1] = -v;
                 return;

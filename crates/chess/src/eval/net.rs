@@ -8,6 +8,7 @@
 //! by [`rules_key`] (everything that decides play but the draws by a game's length, which
 //! GUIs set), and is used only for rules with that key.
 
+use crate::geometry::{Bitboard, Square};
 use crate::position::Pos;
 use crate::rules::{ChessRules, Width, MAX_TYPES};
 use sha2::{Digest, Sha256};
@@ -36,6 +37,11 @@ pub const NETWORK_BYTES: usize = HEADER_BYTES + 4 * WEIGHTS;
 /// Fixed point of the first layer: a unit's clipped range [0, 1] is [0, `ONE`].
 const ONE: i16 = 2048;
 
+/// The most pieces a view reads (two seats on 8x8, two to a square where pieces stack): a
+/// network whose first layer could overflow with this many is refused, so that the sums
+/// are exact whatever order the pieces are added in ([`Accumulator`]).
+pub(crate) const MAX_PIECES: usize = 128;
+
 /// What is wrong with a network file, or why it does not fit a ruleset.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum NetworkError {
@@ -53,6 +59,8 @@ pub enum NetworkError {
     Mode(u32),
     #[error("weight {0} (counting the centipawn scale as weight 0) is not a finite number")]
     NotFinite(usize),
+    #[error("hidden unit {0} could leave the first layer's 16-bit range: its bias and its {MAX_PIECES} largest weights of one sign add up past it")]
+    Range(usize),
     #[error(
         "the network was fitted for other rules (key {found:016x}); `{ruleset}` has key {expected:016x}"
     )]
@@ -167,12 +175,29 @@ impl Network {
         let row = |r: &[f32]| -> [f32; HIDDEN] { r.try_into().expect("a row") };
         let w1: Vec<[f32; HIDDEN]> = w1.chunks_exact(HIDDEN).map(row).collect();
         let b1 = row(b1);
+        let w1q: Vec<[i16; HIDDEN]> = w1.iter().map(|r| r.map(quantize)).collect();
+        let b1q = b1.map(quantize);
+        for h in 0..HIDDEN {
+            let mut column: Vec<i32> = w1q.iter().map(|r| i32::from(r[h])).collect();
+            column.sort_unstable();
+            let low: i32 = column.iter().take(MAX_PIECES).filter(|&&w| w < 0).sum();
+            let high: i32 = column
+                .iter()
+                .rev()
+                .take(MAX_PIECES)
+                .filter(|&&w| w > 0)
+                .sum();
+            let b = i32::from(b1q[h]);
+            if b + high > i32::from(i16::MAX) || b + low < i32::from(i16::MIN) {
+                return Err(NetworkError::Range(h));
+            }
+        }
         Ok(Network {
             key,
             mode,
             cp,
-            w1q: w1.iter().map(|r| r.map(quantize)).collect(),
-            b1q: b1.map(quantize),
+            w1q,
+            b1q,
             w1,
             b1,
             w2: w2.try_into().expect("the output layer"),
@@ -231,14 +256,23 @@ impl Network {
     /// The output for the mover of a position whose views' inputs are `views` (the
     /// mover's first), in fixed point as the search evaluates it.
     pub fn forward_fixed(&self, views: [&[u16]; 2]) -> f32 {
+        self.output([&self.first_layer(views[0]), &self.first_layer(views[1])])
+    }
+
+    /// The first layer's sums of one view's inputs (exact: [`MAX_PIECES`] inputs cannot
+    /// overflow them, see [`NetworkError::Range`]).
+    fn first_layer(&self, inputs: &[u16]) -> [i16; HIDDEN] {
+        let mut acc = self.b1q;
+        for &i in inputs {
+            add(&mut acc, &self.w1q[usize::from(i)]);
+        }
+        acc
+    }
+
+    /// The output for the mover from the first layer's sums of its view and the other's.
+    fn output(&self, sums: [&[i16; HIDDEN]; 2]) -> f32 {
         let mut out = 0f32;
-        for (v, inputs) in views.iter().enumerate() {
-            let mut acc = self.b1q;
-            for &i in inputs.iter() {
-                for (a, w) in acc.iter_mut().zip(&self.w1q[usize::from(i)]) {
-                    *a = a.saturating_add(*w);
-                }
-            }
+        for (v, acc) in sums.iter().enumerate() {
             // Eight partial sums, so that the dot product runs in vector lanes.
             let mut lanes = [0f32; 8];
             let w2 = &self.w2[v * HIDDEN..(v + 1) * HIDDEN];
@@ -294,22 +328,40 @@ impl ChessRules {
     }
 }
 
-/// The inputs of seat `view`'s view of `pos` into `out`, returning how many (one a piece;
-/// a position of two seats on 8x8 has at most 64).
+/// Adds one input's weights to a view's first-layer sums (wrapping: the sums are exact, as
+/// [`NetworkError::Range`] guarantees, so the order of additions does not matter).
+fn add(acc: &mut [i16; HIDDEN], w: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(w) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+/// Takes one input's weights away again.
+fn subtract(acc: &mut [i16; HIDDEN], w: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(w) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+/// The input of seat `seat`'s piece of type `ty` on `sq` in seat `view`'s view.
+fn input(view: u8, seat: u8, ty: usize, sq: Square) -> usize {
+    let rel = if view == 0 { sq.0 } else { sq.0 ^ 56 };
+    (usize::from(seat != view) * MAX_TYPES + ty) * 64 + usize::from(rel)
+}
+
+/// The inputs of seat `view`'s view of `pos` into `out`, returning how many (one a piece).
 pub(crate) fn inputs<B: Width>(
     r: &ChessRules,
     pos: &Pos<B>,
     view: u8,
-    out: &mut [u16; 64],
+    out: &mut [u16; MAX_PIECES],
 ) -> usize {
     let mut n = 0;
     for (ty, &bb) in pos.type_bb.iter().enumerate().take(r.pieces.len()) {
         for s in 0..2u8 {
-            let side = usize::from(s != view);
             for sq in bb & pos.seat_bb[usize::from(s)] {
-                let rel = if view == 0 { sq.0 } else { sq.0 ^ 56 };
                 if n < out.len() {
-                    out[n] = ((side * MAX_TYPES + ty) * 64 + usize::from(rel)) as u16;
+                    out[n] = input(view, s, ty, sq) as u16;
                     n += 1;
                 }
             }
@@ -318,12 +370,13 @@ pub(crate) fn inputs<B: Width>(
     n
 }
 
-/// The network's value of `pos` for the first seat, in centipawns (rules it [fits]).
+/// The network's value of `pos` for the first seat, in centipawns (rules it [fits]), summed
+/// whole.
 ///
 /// [fits]: Network::fits
 pub(crate) fn value<B: Width>(net: &Network, r: &ChessRules, pos: &Pos<B>) -> i32 {
-    let mut mine = [0u16; 64];
-    let mut theirs = [0u16; 64];
+    let mut mine = [0u16; MAX_PIECES];
+    let mut theirs = [0u16; MAX_PIECES];
     let mover = pos.to_move;
     let n = inputs(r, pos, mover, &mut mine);
     let m = inputs(r, pos, 1 - mover, &mut theirs);
@@ -335,14 +388,87 @@ pub(crate) fn value<B: Width>(net: &Network, r: &ChessRules, pos: &Pos<B>) -> i3
     }
 }
 
+/// Where each seat's pieces of each type stand: what the network reads of a position.
+pub(crate) type Placement = [[Bitboard<u64>; MAX_TYPES]; 2];
+
+/// The placement of `pos`'s pieces.
+pub(crate) fn placement(r: &ChessRules, pos: &Pos<u64>) -> Placement {
+    let mut p = [[Bitboard::EMPTY; MAX_TYPES]; 2];
+    for (s, seat) in p.iter_mut().enumerate() {
+        for (ty, bb) in seat.iter_mut().enumerate().take(r.pieces.len()) {
+            *bb = pos.type_bb[ty] & pos.seat_bb[s];
+        }
+    }
+    p
+}
+
+/// The first layer's sums of both seats' views of a position (the first seat's view first),
+/// kept up to date move by move (NNUE's accumulator), so that an evaluation computes only
+/// the output layer. Equal, sum for sum, to summing the position whole.
+#[derive(Clone, Copy)]
+pub(crate) struct Accumulator([[i16; HIDDEN]; 2]);
+
+impl Accumulator {
+    /// The sums of the pieces of `pos`, summed whole.
+    pub(crate) fn new(net: &Network, r: &ChessRules, pos: &Pos<u64>) -> Accumulator {
+        let mut views = [net.b1q; 2];
+        let p = placement(r, pos);
+        for (v, acc) in views.iter_mut().enumerate() {
+            for (s, seat) in p.iter().enumerate() {
+                for (ty, &bb) in seat.iter().enumerate() {
+                    for sq in bb {
+                        add(acc, &net.w1q[input(v as u8, s as u8, ty, sq)]);
+                    }
+                }
+            }
+        }
+        Accumulator(views)
+    }
+
+    /// Follows the pieces from `before` to `after` (a move's, whatever it took, promoted or
+    /// stacked): each piece gone is taken away, each new one added.
+    pub(crate) fn update(&mut self, net: &Network, before: &Placement, after: &Placement) {
+        for s in 0..2 {
+            for ty in 0..MAX_TYPES {
+                let (was, is) = (before[s][ty], after[s][ty]);
+                if was == is {
+                    continue;
+                }
+                for sq in was & !is {
+                    for (v, acc) in self.0.iter_mut().enumerate() {
+                        subtract(acc, &net.w1q[input(v as u8, s as u8, ty, sq)]);
+                    }
+                }
+                for sq in is & !was {
+                    for (v, acc) in self.0.iter_mut().enumerate() {
+                        add(acc, &net.w1q[input(v as u8, s as u8, ty, sq)]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The network's value for the first seat, in centipawns, with `mover` to move.
+    pub(crate) fn value(&self, net: &Network, mover: u8) -> i32 {
+        let (m, o) = (usize::from(mover), usize::from(1 - mover));
+        let v = net.centipawns(net.output([&self.0[m], &self.0[o]]));
+        if mover == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Repr;
     use crate::ChessGame;
     use crate::MoveList;
     use libro_core::{Game, Heuristic, Ruleset, Seat};
     use rand::seq::SliceRandom;
-    use rand::SeedableRng;
+    use rand::{Rng, SeedableRng};
 
     fn rules(name: &str, overrides: &[(&str, &str)]) -> ChessRules {
         let path = format!("{}/../../rulesets/{name}.toml", env!("CARGO_MANIFEST_DIR"));
@@ -474,6 +600,84 @@ mod tests {
         }
         assert!(checked > 100);
         assert!(worst > 0.0, "fixed point is not the float network");
+    }
+
+    /// A network of seeded random weights (of about a fitted one's size) fitted for `rules`.
+    fn random_network(rules: &ChessRules, seed: u64) -> Arc<Network> {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let w: Vec<f32> = (0..WEIGHTS).map(|_| rng.gen_range(-0.08..0.08)).collect();
+        let bytes = Network::encode(rules, Mode::Added, 200.0, &w);
+        Arc::new(Network::from_bytes(&bytes).unwrap())
+    }
+
+    /// The sums a game keeps move by move are those of its position summed whole, in games
+    /// with captures, promotions, the acedrex fers' leap and Short Assize's shared squares,
+    /// and after a null move; so is the value evaluated from them.
+    #[test]
+    fn the_accumulator_kept_move_by_move_is_the_position_summed_whole() {
+        let mut checked = 0;
+        for (name, seeds) in [
+            ("shatranj", 0..6),
+            ("acedrex", 6..10),
+            ("short-assize", 10..14),
+        ] {
+            let plain = rules(name, &[]);
+            let net = random_network(&plain, seeds.start);
+            let r = Arc::new(plain.with_network(Some(net.clone())).unwrap());
+            for seed in seeds {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let mut game = ChessGame::new(&r);
+                for _ in 0..400 {
+                    if game.is_over() {
+                        break;
+                    }
+                    let Repr::Narrow(pos) = &game.position().0 else {
+                        panic!("{name} is 8x8");
+                    };
+                    let whole = Accumulator::new(&net, &r, pos);
+                    let kept = game.accumulator().expect("the rules have a network");
+                    assert_eq!(kept.0, whole.0, "{name} seed {seed}: {game}");
+                    assert_eq!(
+                        kept.value(&net, pos.to_move),
+                        value(&net, &r, pos),
+                        "{game}"
+                    );
+                    if let Some(passed) = game.null_move() {
+                        let Repr::Narrow(p) = &passed.position().0 else {
+                            unreachable!()
+                        };
+                        assert_eq!(
+                            passed.accumulator().unwrap().0,
+                            Accumulator::new(&net, &r, p).0
+                        );
+                    }
+                    let mut moves = MoveList::new();
+                    game.legal_moves(&mut moves);
+                    game.play(*moves.choose(&mut rng).expect("a legal move"));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked} positions");
+        // Without a network there is nothing to keep.
+        assert!(ChessGame::new(&Arc::new(rules("shatranj", &[])))
+            .accumulator()
+            .is_none());
+    }
+
+    /// A first layer that could overflow its 16-bit sums is refused, naming the unit.
+    #[test]
+    fn a_first_layer_past_its_range_is_refused() {
+        let r = rules("shatranj", &[]);
+        // Unit 5: 128 inputs of weight 0.07 (143 in fixed point) add up to 18,304 of a
+        // range of 32,767; with a bias of 8 (16,384) they pass it.
+        let mut set: Vec<(usize, f32)> = (0..128).map(|i| (w1(i, 5), 0.07)).collect();
+        assert!(Network::from_bytes(&sparse(&r, 100.0, &set)).is_ok());
+        set.push((INPUTS * HIDDEN + 5, 8.0));
+        assert_eq!(
+            Network::from_bytes(&sparse(&r, 100.0, &set)).unwrap_err(),
+            NetworkError::Range(5)
+        );
     }
 
     #[test]
