@@ -509,10 +509,20 @@ fn the_network_is_switched_and_chosen_as_fairy_stockfish_gui_options_do() {
     e.send("go depth 2");
     assert!(!bestmove(&e.until("bestmove")).contains("none"));
     // Acedrex has other pieces: the file does not fit, the engine says so and plays acedrex
-    // with its own evaluation.
+    // with the network shipped for it; short assize, which ships none, with the hand-written
+    // evaluation.
     e.send("setoption name UCI_Variant value acedrex");
     let line = e.until("info string variant").join("\n");
     assert!(line.contains("does not fit acedrex"), "{line}");
+    assert!(line.contains("playing with the shipped network"), "{line}");
+    assert!(shown_evaluation(&mut e).contains(", network "));
+    e.send("setoption name UCI_Variant value short-assize");
+    let line = e.until("info string variant").join("\n");
+    assert!(line.contains("does not fit short-assize"), "{line}");
+    assert!(
+        line.contains("playing with the hand-written evaluation"),
+        "{line}"
+    );
     assert!(shown_evaluation(&mut e).contains("no network"));
     e.quit();
 
