@@ -12,8 +12,12 @@
 #   as many against itself, at ROUND_NODES nodes a move, `--openings 8`, every other ply
 #   labelled. Each round's network is fitted on every label so far.
 # Labels: Fairy-Stockfish at LABEL_NODES nodes a position, JOBS processes.
+# OPTIONS="KEY=VALUE …": rule options the network is fitted for (its key is that of the rules
+#   with them), set for the referee (`libro match --option`), the engines (UCI options) and
+#   the fit. Fairy-Stockfish labels under its own variant of the name, so these should make
+#   libro's rules its: acedrex as variants.ini has it is OPTIONS="pawn_double_step=first-move".
 #
-# Work goes to target/network/RULESET/ (or WORK); a step whose output is there is skipped, so a stopped
+# Work goes to target/network/RULESET/ (RULESET+KEY=VALUE… with OPTIONS; or WORK); a step whose output is there is skipped, so a stopped
 # run goes on where it stopped. The networks are round-K.nnue there: measure one (self-play
 # SPRT against the engine without it, then scripts/strength.sh) before it goes to rulesets/.
 set -euo pipefail
@@ -39,17 +43,32 @@ fsf="$target_dir/fsf/fairy-stockfish/src/stockfish"
 }
 # Fairy-Stockfish's name for the variant, as `libro match` gives it (no hyphens).
 variant="${ruleset//-/}"
+read -r -a options <<<"${OPTIONS:-}"
+option_flags=()
+engine_options=""
+for kv in "${options[@]}"; do
+  [[ "$kv" == *=* ]] || {
+    echo "train-network: OPTIONS holds \`$kv\`, not KEY=VALUE" >&2
+    exit 2
+  }
+  option_flags+=(--option "$kv")
+  engine_options+=",$kv"
+done
 
 cargo build --release -p libro
 cargo build --release -p libro-chess --example nnue
 libro="$target_dir/release/libro"
 trainer="$target_dir/release/examples/nnue"
-work="${WORK:-$target_dir/network/$ruleset}"
+suffix=""
+for kv in "${options[@]}"; do suffix+="+$kv"; done
+work="${WORK:-$target_dir/network/$ruleset$suffix}"
 mkdir -p "$work"
 engine="$work/engine.sh"
 printf '#!/bin/sh\nexec %s uci\n' "$libro" >"$engine"
 chmod +x "$engine"
-hand="uci:$engine,Use NNUE=false"
+# The variant first, so the rule options that follow are its.
+engine_spec="uci:$engine,UCI_Variant=$ruleset$engine_options"
+hand="$engine_spec,Use NNUE=false"
 
 # label RECORDS OUT SHARE STEP: JOBS labelling processes, their parts joined into OUT.
 label() {
@@ -73,20 +92,20 @@ fit() {
   local labels=("$work"/labels-*.jsonl)
   # Fairy-Stockfish's centipawn against libro's: the least-squares slope the trainer prints.
   local slope
-  slope="$("$trainer" "$ruleset" "${labels[@]}" --out "$work/slope.nnue" --epochs 0 2>&1 |
+  slope="$("$trainer" "$ruleset" "${labels[@]}" "${option_flags[@]}" --out "$work/slope.nnue" --epochs 0 2>&1 |
     sed -n 's/.*slope \([0-9.-]*\),.*/\1/p')"
   rm -f "$work/slope.nnue"
   local scale
   scale="$(python3 -c "print(f'{1 / float(\"$slope\"):.3f}')")"
   echo "round $1: labels' slope $slope, --scale $scale"
-  "$trainer" "$ruleset" "${labels[@]}" --out "$out.tmp" --scale "$scale" --residual \
+  "$trainer" "$ruleset" "${labels[@]}" "${option_flags[@]}" --out "$out.tmp" --scale "$scale" --residual \
     --decay 3 --epochs 15 2>&1 | tee "$work/fit-$1.log"
   mv "$out.tmp" "$out"
 }
 
 match() { # A B GAMES NODES SEED OUT OPENINGS
   [ -s "$6" ] && return
-  "$libro" match "$ruleset" --a "$1" --b "$2" --games "$3" --nodes "$4" --seed "$5" \
+  "$libro" match "$ruleset" "${option_flags[@]}" --a "$1" --b "$2" --games "$3" --nodes "$4" --seed "$5" \
     --openings "$7" --threads "$jobs" --record "$6.tmp" >"$6.log"
   mv "$6.tmp" "$6"
 }
@@ -95,7 +114,7 @@ match "$hand" "$hand" "$self_games" "$self_nodes" 9000 "$work/games-0.jsonl" 4
 label "$work/games-0.jsonl" "$work/labels-0.jsonl" 0/2 1
 fit 0
 for ((r = 1; r <= rounds; r++)); do
-  net="uci:$engine,EvalFile=$work/round-$((r - 1)).nnue"
+  net="$engine_spec,EvalFile=$work/round-$((r - 1)).nnue"
   match "$net" "$hand" "$round_games" "$round_nodes" "$((9000 + 2 * r))" "$work/games-$r-hand.jsonl" 8
   match "$net" "$net" "$round_games" "$round_nodes" "$((9001 + 2 * r))" "$work/games-$r-self.jsonl" 8
   label "$work/games-$r-hand.jsonl" "$work/labels-$r-hand.jsonl" 0/1 2

@@ -58,6 +58,16 @@ struct Args {
     /// Weight decay of the first layer (AdamW's, a fraction a step).
     #[arg(long, default_value_t = 0.0)]
     decay: f32,
+    /// A rule option the network is fitted for, `KEY=VALUE` (as `libro match --option`):
+    /// the network's key is that of the rules with it.
+    #[arg(long = "option", value_parser = key_value)]
+    options: Vec<(String, String)>,
+}
+
+fn key_value(s: &str) -> Result<(String, String), String> {
+    s.split_once('=')
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .ok_or_else(|| format!("`{s}` is not KEY=VALUE"))
 }
 
 /// A label's FEN (Fairy-Stockfish's) in libro's letters and fields.
@@ -144,7 +154,7 @@ fn main() -> Result<(), String> {
     };
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let rules = Arc::new(
-        ChessRules::from_toml(&text, &path.display().to_string(), &[])
+        ChessRules::from_toml(&text, &path.display().to_string(), &a.options)
             .map_err(|e| e.to_string())?,
     );
     let (mut fit, mut held) = (Set::default(), Set::default());
