@@ -265,10 +265,17 @@ fn every_shipped_network_reads_and_fits_a_shipped_ruleset() {
     for (stem, bytes) in libro_registry::SHIPPED_NETWORKS {
         let net = libro_registry::Network::from_bytes(bytes)
             .unwrap_or_else(|e| panic!("rulesets/{stem}.nnue: {e}"));
-        // A network is named by the ruleset it was fitted for; a change to how the rules
-        // are written out (its key) shows here, not as a silent fall back to the
+        // A network is named by the ruleset it was fitted for, and the rule options it was
+        // fitted with after `+` (`acedrex+pawn_double_step=first-move`); a change to how the
+        // rules are written out (its key) shows here, not as a silent fall back to the
         // hand-written evaluation.
-        let rules = load(stem, &[]).unwrap_or_else(|e| panic!("{stem}.nnue has no ruleset: {e}"));
+        let mut parts = stem.split('+');
+        let name = parts.next().unwrap();
+        let options: Vec<String> = parts.map(str::to_string).collect();
+        let options = parse_overrides(&options)
+            .unwrap_or_else(|e| panic!("{stem}.nnue names bad options: {e}"));
+        let rules =
+            load(name, &options).unwrap_or_else(|e| panic!("{stem}.nnue has no ruleset: {e}"));
         net.fits(&chess(&rules))
             .unwrap_or_else(|e| panic!("rulesets/{stem}.nnue: {e}"));
     }
@@ -281,6 +288,14 @@ fn rulesets_get_the_shipped_network_by_their_play_not_their_name_or_referees_dra
     assert!(key("shatranj").is_some());
     assert!(key("acedrex").is_some());
     assert_ne!(key("shatranj"), key("acedrex"));
+    // Acedrex with Fairy-Stockfish's double step (every pawn's first move) gets the one
+    // fitted for those rules, not acedrex's own.
+    let first_move = parse_overrides(&["pawn_double_step=first-move".into()]).unwrap();
+    let first_move = chess(&load("acedrex", &first_move).unwrap())
+        .network()
+        .map(|n| n.key());
+    assert!(first_move.is_some());
+    assert_ne!(first_move, key("acedrex"));
     assert_eq!(key("short-assize"), None);
     let referee = parse_overrides(&["repetition=0".into(), "max_plies=300".into()]).unwrap();
     assert!(chess(&load("shatranj", &referee).unwrap())
