@@ -283,28 +283,24 @@ fn every_shipped_network_reads_and_fits_a_shipped_ruleset() {
 
 #[test]
 fn rulesets_get_the_shipped_network_by_their_play_not_their_name_or_referees_draws() {
-    let key = |name: &str| Some(chess(&load(name, &[]).unwrap()).network()?.key());
+    // The key of the network a ruleset with these options (KEY=VALUE) plays, if any.
+    let key = |name: &str, options: &[&str]| {
+        let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+        let rules = load(name, &parse_overrides(&options).unwrap()).unwrap();
+        Some(chess(&rules).network()?.key())
+    };
     // Each gets the one fitted for it, not the other's; short assize ships none.
-    assert!(key("shatranj").is_some());
-    assert!(key("acedrex").is_some());
-    assert_ne!(key("shatranj"), key("acedrex"));
+    assert!(key("shatranj", &[]).is_some());
+    assert!(key("acedrex", &[]).is_some());
+    assert_ne!(key("shatranj", &[]), key("acedrex", &[]));
     // Acedrex with Fairy-Stockfish's double step (every pawn's first move) gets the one
     // fitted for those rules, not acedrex's own.
-    let first_move = parse_overrides(&["pawn_double_step=first-move".into()]).unwrap();
-    let first_move = chess(&load("acedrex", &first_move).unwrap())
-        .network()
-        .map(|n| n.key());
+    let first_move = key("acedrex", &["pawn_double_step=first-move"]);
     assert!(first_move.is_some());
-    assert_ne!(first_move, key("acedrex"));
-    assert_eq!(key("short-assize"), None);
-    let referee = parse_overrides(&["repetition=0".into(), "max_plies=300".into()]).unwrap();
-    assert!(chess(&load("shatranj", &referee).unwrap())
-        .network()
-        .is_some());
-    let drawn = parse_overrides(&["stalemate=draw".into()]).unwrap();
-    assert!(chess(&load("shatranj", &drawn).unwrap())
-        .network()
-        .is_none());
+    assert_ne!(first_move, key("acedrex", &[]));
+    assert_eq!(key("short-assize", &[]), None);
+    assert!(key("shatranj", &["repetition=0", "max_plies=300"]).is_some());
+    assert!(key("shatranj", &["stalemate=draw"]).is_none());
     let text = SHIPPED.iter().find(|(s, _)| *s == "shatranj").unwrap().1;
     let renamed = text.replace("name = \"shatranj\"", "name = \"my-shatranj\"");
     let copy = load_text(&renamed, "my-shatranj.toml", &[]).unwrap();
