@@ -26,7 +26,7 @@ use crate::score::{
     from_table, place_utility, terminal_value, to_table, INF, MATE, MATE_BOUND, MAX_PLY,
 };
 use crate::search::{Deepening, SearchInfo, SearchResult};
-use crate::tt::{Bound, Table};
+use crate::tt::{prefetch, Bound, Table};
 use arrayvec::ArrayVec;
 use libro_core::{Chance, CorrectionKeys, Heuristic, MoveBuffer, Seat, Turn, EVAL_LIMIT};
 use std::mem;
@@ -379,6 +379,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             let mv = root[i];
             let mut child = game.clone();
             child.play(mv);
+            self.prefetch(&child);
             self.played[0] = Some(mv);
             let mut v = if i == 0 {
                 self.search(&child, depth - 1, 1, alpha, beta, side)
@@ -444,6 +445,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         for &mv in moves.as_slice() {
             let mut child = game.clone();
             child.play(mv);
+            self.prefetch(&child);
             let v = self.search(&child, depth as i32 - 1, 1, -INF, INF, side);
             if self.stopper.stopped {
                 break;
@@ -464,6 +466,17 @@ impl<G: Heuristic> AlphaBeta<G> {
     /// plies and kept within `[floor, depth − 2]` so a reduced search still looks a ply ahead.
     fn late_reduction(&self, depth: i32, i: usize, adjust: i32, floor: i32) -> i32 {
         (i32::from(self.lmr[depth.min(63) as usize][i.min(63)]) + adjust).clamp(floor, depth - 2)
+    }
+
+    /// Starts fetching what the search of `child` reads first, its table slot and its
+    /// static-value cache slot, so that the memory is on its way while the child is set up.
+    #[inline]
+    fn prefetch(&self, child: &G) {
+        let key = child.hash() ^ self.salt;
+        if let Some(tt) = &self.tt {
+            tt.prefetch(key);
+        }
+        prefetch(&self.evals[(key as usize) & (EVAL_CACHE - 1)]);
     }
 
     #[inline]
@@ -702,6 +715,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             // the game rules out where it offers the null move).
             if depth >= 3 && ev >= beta && !self.nulled[ply] && excluded.is_none() {
                 if let Some(child) = game.null_move() {
+                    self.prefetch(&child);
                     let r = 3 + depth / 6;
                     self.played[ply] = None;
                     self.nulled[ply + 1] = true;
@@ -730,6 +744,7 @@ impl<G: Heuristic> AlphaBeta<G> {
                     }
                     let mut child = game.clone();
                     child.play(mv);
+                    self.prefetch(&child);
                     self.played[ply] = Some(mv);
                     let mut v = self.quiesce(&child, ply + 1, raised - 1, raised, side, 0);
                     if v >= raised && !self.stopper.stopped {
@@ -845,6 +860,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             }
             let mut child = game.clone();
             child.play(mv);
+            self.prefetch(&child);
             self.played[ply] = Some(mv);
             let v = if i == 0 {
                 let extension = i32::from(tt_move == Some(mv) && singular);
@@ -1084,6 +1100,7 @@ impl<G: Heuristic> AlphaBeta<G> {
             }
             let mut child = game.clone();
             child.play(mv);
+            self.prefetch(&child);
             self.played[ply] = Some(mv);
             let v = self.quiesce(&child, ply + 1, alpha, beta, side, qdepth + 1);
             if self.stopper.stopped {

@@ -97,6 +97,13 @@ impl<M: Copy> Table<M> {
         }
     }
 
+    /// Asks the memory system for `key`'s slot ahead of its probe: called as soon as a
+    /// child position exists, so its probe does not wait on memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        prefetch(&self.entries[self.index(key)]);
+    }
+
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
@@ -125,6 +132,20 @@ impl<M: Copy> Table<M> {
             };
         }
     }
+}
+
+/// Brings the cache line holding `item` towards the core, without waiting for it.
+#[inline]
+pub(crate) fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch is a hint that never faults or changes memory, and the address
+        // is that of a live reference.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
 }
 
 #[cfg(test)]
