@@ -377,9 +377,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         let mut best_index = 0;
         for i in 0..root.len() {
             let mv = root[i];
-            let mut child = game.clone();
-            child.play(mv);
-            self.prefetch(&child);
+            let child = self.child(game, mv);
             self.played[0] = Some(mv);
             let mut v = if i == 0 {
                 self.search(&child, depth - 1, 1, alpha, beta, side)
@@ -443,9 +441,7 @@ impl<G: Heuristic> AlphaBeta<G> {
         self.root_depth = depth as i32;
         let mut out = Vec::with_capacity(moves.len());
         for &mv in moves.as_slice() {
-            let mut child = game.clone();
-            child.play(mv);
-            self.prefetch(&child);
+            let child = self.child(game, mv);
             let v = self.search(&child, depth as i32 - 1, 1, -INF, INF, side);
             if self.stopper.stopped {
                 break;
@@ -468,15 +464,25 @@ impl<G: Heuristic> AlphaBeta<G> {
         (i32::from(self.lmr[depth.min(63) as usize][i.min(63)]) + adjust).clamp(floor, depth - 2)
     }
 
-    /// Starts fetching what the search of `child` reads first, its table slot and its
-    /// static-value cache slot, so that the memory is on its way while the child is set up.
+    /// The position after `mv`, with what its search reads first (its table slot and its
+    /// static-value cache slot) already on its way from memory.
+    #[inline]
+    fn child(&self, game: &G, mv: G::Move) -> G {
+        let mut child = game.clone();
+        child.play(mv);
+        self.prefetch(&child);
+        child
+    }
+
+    /// Starts fetching `child`'s table slot and static-value cache slot, so that the memory
+    /// is on its way while the child is set up.
     #[inline]
     fn prefetch(&self, child: &G) {
         let key = child.hash() ^ self.salt;
         if let Some(tt) = &self.tt {
             tt.prefetch(key);
         }
-        prefetch(&self.evals[(key as usize) & (EVAL_CACHE - 1)]);
+        prefetch(&self.evals[eval_slot(key)]);
     }
 
     #[inline]
@@ -500,7 +506,7 @@ impl<G: Heuristic> AlphaBeta<G> {
     #[inline]
     fn cached_eval(&mut self, game: &G, side: u8) -> i32 {
         let key = game.hash() ^ self.salt;
-        let slot = (key as usize) & (EVAL_CACHE - 1);
+        let slot = eval_slot(key);
         let v = match self.evals[slot] {
             (k, v) if k == key => v,
             _ => {
@@ -742,9 +748,7 @@ impl<G: Heuristic> AlphaBeta<G> {
                     {
                         continue;
                     }
-                    let mut child = game.clone();
-                    child.play(mv);
-                    self.prefetch(&child);
+                    let child = self.child(game, mv);
                     self.played[ply] = Some(mv);
                     let mut v = self.quiesce(&child, ply + 1, raised - 1, raised, side, 0);
                     if v >= raised && !self.stopper.stopped {
@@ -858,9 +862,7 @@ impl<G: Heuristic> AlphaBeta<G> {
                     }
                 }
             }
-            let mut child = game.clone();
-            child.play(mv);
-            self.prefetch(&child);
+            let child = self.child(game, mv);
             self.played[ply] = Some(mv);
             let v = if i == 0 {
                 let extension = i32::from(tt_move == Some(mv) && singular);
@@ -1098,9 +1100,7 @@ impl<G: Heuristic> AlphaBeta<G> {
                     }
                 }
             }
-            let mut child = game.clone();
-            child.play(mv);
-            self.prefetch(&child);
+            let child = self.child(game, mv);
             self.played[ply] = Some(mv);
             let v = self.quiesce(&child, ply + 1, alpha, beta, side, qdepth + 1);
             if self.stopper.stopped {
@@ -1142,6 +1142,12 @@ fn improving(evals: &[Option<i32>], ply: usize) -> bool {
     before(2)
         .or_else(|| before(4))
         .is_none_or(|then| now > then)
+}
+
+/// The static-value cache's slot for a position key.
+#[inline]
+fn eval_slot(key: u64) -> usize {
+    (key as usize) & (EVAL_CACHE - 1)
 }
 
 /// Late-move reductions `lmr[depth][move number]`: `0.5 + ln(depth)·ln(number)/2` plies,
