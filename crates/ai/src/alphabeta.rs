@@ -774,6 +774,11 @@ impl<G: Heuristic> AlphaBeta<G> {
             counter: previous.and_then(|p| self.counters.get(&p)),
             earlier: [previous, ply.checked_sub(2).and_then(|p| self.played[p])],
         };
+        for e in line.earlier.iter().flatten() {
+            for mv in moves.as_slice() {
+                self.continuation.prefetch(e, mv);
+            }
+        }
         let mut list = mem::take(&mut self.lists[ply]);
         list.clear();
         for &mv in moves.as_slice() {
