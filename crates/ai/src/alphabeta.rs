@@ -71,10 +71,10 @@ const EVAL_CACHE: usize = 1 << 16;
 const PARANOID_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// What the line leading to a node tells its quiet moves' order: the countermove of the
-/// last move, and the last two moves (for the continuation history).
+/// last move, and the last two moves' keys (for the continuation history).
 struct Line<M> {
     counter: Option<M>,
-    earlier: [Option<M>; 2],
+    earlier: [Option<u64>; 2],
 }
 
 impl<M> Default for Line<M> {
@@ -591,7 +591,7 @@ impl<G: Heuristic> AlphaBeta<G> {
                         .earlier
                         .iter()
                         .flatten()
-                        .map(|e| self.continuation.get(e, &mv))
+                        .map(|&e| self.continuation.get(e, &mv))
                         .sum();
                     self.history.get(mover, &mv)
                         + continued
@@ -772,9 +772,14 @@ impl<G: Heuristic> AlphaBeta<G> {
         let previous = ply.checked_sub(1).and_then(|p| self.played[p]);
         let line = Line {
             counter: previous.and_then(|p| self.counters.get(&p)),
-            earlier: [previous, ply.checked_sub(2).and_then(|p| self.played[p])],
+            earlier: [
+                previous.as_ref().map(move_key),
+                ply.checked_sub(2)
+                    .and_then(|p| self.played[p].as_ref())
+                    .map(move_key),
+            ],
         };
-        for e in line.earlier.iter().flatten() {
+        for &e in line.earlier.iter().flatten() {
             for mv in moves.as_slice() {
                 self.continuation.prefetch(e, mv);
             }
@@ -914,13 +919,13 @@ impl<G: Heuristic> AlphaBeta<G> {
                                 self.counters.set(&p, mv);
                             }
                             self.history.update(mover, &mv, bonus);
-                            for e in line.earlier.iter().flatten() {
+                            for &e in line.earlier.iter().flatten() {
                                 self.continuation.update(e, &mv, bonus);
                             }
                             for &(_, t, tried) in &list[..i] {
                                 if !t {
                                     self.history.update(mover, &tried, -bonus);
-                                    for e in line.earlier.iter().flatten() {
+                                    for &e in line.earlier.iter().flatten() {
                                         self.continuation.update(e, &tried, -bonus);
                                     }
                                 }

@@ -118,6 +118,8 @@ const CONTINUATION_BITS: u32 = 18;
 /// Continuation history: how often a quiet move caused a cut right after a given earlier
 /// move on the line (the opponent's last move, or the mover's own one before it), keyed
 /// by the pair's hash. It tells which quiet moves answer which, as a history per context.
+/// The earlier move is given by its [`move_key`], which a node computes once for all its
+/// moves.
 pub(crate) struct ContinuationHistory {
     table: Vec<i32>,
 }
@@ -130,15 +132,16 @@ impl ContinuationHistory {
     }
 
     #[inline]
-    fn index<M: Hash>(earlier: &M, mv: &M) -> usize {
+    fn index<M: Hash>(earlier: u64, mv: &M) -> usize {
         let mut h = FxHasher::default();
-        h.add(move_key(earlier));
+        h.add(earlier);
         h.add(move_key(mv));
         (h.finish() >> (64 - CONTINUATION_BITS)) as usize
     }
 
+    /// The score of `mv` played after the move whose key is `earlier`.
     #[inline]
-    pub fn get<M: Hash>(&self, earlier: &M, mv: &M) -> i32 {
+    pub fn get<M: Hash>(&self, earlier: u64, mv: &M) -> i32 {
         self.table[Self::index(earlier, mv)]
     }
 
@@ -146,13 +149,13 @@ impl ContinuationHistory {
     /// a node's lookups fall on scattered cache lines, and asked for together they arrive
     /// together rather than one after another.
     #[inline]
-    pub fn prefetch<M: Hash>(&self, earlier: &M, mv: &M) {
+    pub fn prefetch<M: Hash>(&self, earlier: u64, mv: &M) {
         crate::tt::prefetch(&self.table[Self::index(earlier, mv)]);
     }
 
-    /// As [`History::update`], for `mv` played after `earlier`.
+    /// As [`History::update`], for `mv` played after the move whose key is `earlier`.
     #[inline]
-    pub fn update<M: Hash>(&mut self, earlier: &M, mv: &M, bonus: i32) {
+    pub fn update<M: Hash>(&mut self, earlier: u64, mv: &M, bonus: i32) {
         nudge(&mut self.table[Self::index(earlier, mv)], bonus);
     }
 
@@ -256,22 +259,24 @@ mod tests {
     fn continuation_history_is_kept_per_earlier_move() {
         let mut c = ContinuationHistory::new();
         let (after, other, reply) = ((1u8, 2u8), (5u8, 6u8), (3u8, 4u8));
+        let (after_key, other_key, reply_key) =
+            (move_key(&after), move_key(&other), move_key(&reply));
         for _ in 0..1000 {
-            c.update(&after, &reply, 400);
+            c.update(after_key, &reply, 400);
         }
-        let v = c.get(&after, &reply);
+        let v = c.get(after_key, &reply);
         assert!(v > HISTORY_MAX * 9 / 10 && v <= HISTORY_MAX, "{v}");
         // The same reply after another move, and the pair the other way round, know nothing.
-        assert_eq!(c.get(&other, &reply), 0);
-        assert_eq!(c.get(&reply, &after), 0);
-        c.update(&after, &reply, -HISTORY_MAX);
+        assert_eq!(c.get(other_key, &reply), 0);
+        assert_eq!(c.get(reply_key, &after), 0);
+        c.update(after_key, &reply, -HISTORY_MAX);
         assert!(
-            c.get(&after, &reply) <= 0,
+            c.get(after_key, &reply) <= 0,
             "a full malus undoes a saturated score"
         );
-        c.update(&other, &reply, 800);
+        c.update(other_key, &reply, 800);
         c.age();
-        assert_eq!(c.get(&other, &reply), 400);
+        assert_eq!(c.get(other_key, &reply), 400);
     }
 
     #[test]
