@@ -12,8 +12,8 @@
 #   as many against itself, at ROUND_NODES nodes a move, `--openings 8`, every other ply
 #   labelled. Each round's network is fitted on every label so far.
 # Labels: Fairy-Stockfish at LABEL_NODES nodes a position, JOBS processes.
-# FROM=FILE: start from that network instead of round 0 (no hand-written self-play): round 1's
-#   games are FILE's, and every network is fitted on the rounds' labels alone. A new round on
+# FROM=FILE: that network stands as round 0's (copied to round-0.nnue; no hand-written
+#   self-play): round 1's games are FILE's, and every network is fitted on the rounds' labels alone. A new round on
 #   top of a shipped network whose labels are gone: FROM=rulesets/RULESET.nnue ... RULESET 1.
 # OPTIONS="KEY=VALUE …": rule options the network is fitted for (its key is that of the rules
 #   with them), set for the referee (`libro match --option`), the engines (UCI options) and
@@ -113,16 +113,16 @@ match() { # A B GAMES NODES SEED OUT OPENINGS
   mv "$6.tmp" "$6"
 }
 
-if [ -z "${FROM:-}" ]; then
+if [ -n "${FROM:-}" ]; then
+  # FROM's network stands as round 0's: the rounds below play it first.
+  [ -s "$work/round-0.nnue" ] || cp "$FROM" "$work/round-0.nnue"
+else
   match "$hand" "$hand" "$self_games" "$self_nodes" 9000 "$work/games-0.jsonl" 4
   label "$work/games-0.jsonl" "$work/labels-0.jsonl" 0/2 1
   fit 0
 fi
 for ((r = 1; r <= rounds; r++)); do
   net="$engine_spec,EvalFile=$work/round-$((r - 1)).nnue"
-  if [ "$r" = 1 ] && [ -n "${FROM:-}" ]; then
-    net="$engine_spec,EvalFile=$(realpath "$FROM")"
-  fi
   match "$net" "$hand" "$round_games" "$round_nodes" "$((9000 + 2 * r))" "$work/games-$r-hand.jsonl" 8
   match "$net" "$net" "$round_games" "$round_nodes" "$((9001 + 2 * r))" "$work/games-$r-self.jsonl" 8
   label "$work/games-$r-hand.jsonl" "$work/labels-$r-hand.jsonl" 0/1 2
