@@ -99,6 +99,23 @@ fn a_match_against_libros_own_uci_engine_is_refereed_and_written_as_pgn_and_reco
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The header names the network libro's ai plays by its file's SHA-256: shatranj's.
+    let shipped = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../rulesets/shatranj.nnue"
+    ))
+    .unwrap();
+    let digest: String = {
+        use sha2::{Digest, Sha256};
+        Sha256::digest(shipped)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    assert!(
+        stdout.contains(&format!("network whose file's SHA-256 is {digest}")),
+        "{stdout}"
+    );
     let games: Vec<&str> = stdout.lines().filter(|l| l.starts_with("game ")).collect();
     assert_eq!(games.len(), 2, "{stdout}");
     // Colours alternate: A is White in game 1 and Black in game 2.

@@ -117,6 +117,46 @@ fn a_match_reports_json_and_writes_records_that_replay() {
     }
 }
 
+#[test]
+fn a_match_header_says_how_libros_ai_evaluates() {
+    let header = |args: &[&str]| {
+        let (ok, out, err) = libro_with_input(args, "");
+        assert!(ok, "{err}");
+        out
+    };
+    // Short assize ships no network: the hand-written evaluation plays.
+    let out = header(&[
+        "match",
+        "short-assize",
+        "--a",
+        "ai:1",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--threads",
+        "2",
+    ]);
+    assert!(
+        out.contains("libro's ai evaluates with the hand-written evaluation"),
+        "{out}"
+    );
+    // No side searches: nothing evaluates, nothing is said.
+    let out = header(&[
+        "match",
+        "short-assize",
+        "--a",
+        "random",
+        "--b",
+        "greedy",
+        "--games",
+        "2",
+        "--threads",
+        "2",
+    ]);
+    assert!(!out.contains("evaluates with"), "{out}");
+}
+
 /// A Fallas match of greedy against random, two games, with the given extra arguments: its
 /// output and its game records.
 fn fallas_match(extra: &[&str]) -> (String, Vec<libro_ai::GameRecord>) {

@@ -537,7 +537,15 @@ fn the_network_is_switched_and_chosen_as_fairy_stockfish_gui_options_do() {
         .join(format!("constant-{}.nnue", std::process::id()));
     let bytes =
         libro_chess::net::Network::encode(&rules, libro_chess::net::Mode::Added, 100.0, &weights);
-    std::fs::write(&constant, bytes).unwrap();
+    std::fs::write(&constant, &bytes).unwrap();
+    // The engine names the network it plays by its file's SHA-256, as `sha256sum` does.
+    let file_digest: String = {
+        use sha2::{Digest, Sha256};
+        Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
     let mut e = Engine::start();
     e.send(&format!(
         "setoption name EvalFile value {}",
@@ -549,7 +557,12 @@ fn the_network_is_switched_and_chosen_as_fairy_stockfish_gui_options_do() {
     e.until("info string variant");
     // After e2e3 black moves: +100 for black is -100 for white.
     e.send("position startpos moves e2e3");
-    assert!(shown_evaluation(&mut e).contains("network -100)"));
+    let shown = shown_evaluation(&mut e);
+    assert!(shown.contains("network -100)"), "{shown}");
+    assert!(
+        shown.contains(&format!("network file SHA-256 {file_digest}")),
+        "{shown}"
+    );
     e.send("setoption name Use NNUE value false");
     assert!(shown_evaluation(&mut e).contains("no network"));
     e.send("setoption name Use NNUE value true");
@@ -557,7 +570,9 @@ fn the_network_is_switched_and_chosen_as_fairy_stockfish_gui_options_do() {
     assert!(shown_evaluation(&mut e).contains("network 100)"));
     // Back to the shipped network.
     e.send("setoption name EvalFile value <shipped>");
-    assert!(!shown_evaluation(&mut e).contains("network 100)"));
+    let shown = shown_evaluation(&mut e);
+    assert!(!shown.contains("network 100)"), "{shown}");
+    assert!(!shown.contains(&file_digest), "{shown}");
     e.quit();
     std::fs::remove_file(constant).unwrap();
 }

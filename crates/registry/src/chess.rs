@@ -321,15 +321,22 @@ impl UciGame for ChessGame {
             Some((hand, None)) => format!(
                 "static evaluation for {seat}: {hand} centipawns (hand-written; no network)"
             ),
-            Some((hand, Some(net))) => match rules.network().map(|n| n.mode()) {
-                Some(Mode::Whole) => format!(
-                    "static evaluation for {seat}: {net} centipawns (network; the hand-written evaluation alone would say {hand})"
-                ),
-                _ => format!(
-                    "static evaluation for {seat}: {} centipawns (hand-written {hand}, network {net})",
-                    hand + net
-                ),
-            },
+            Some((hand, Some(net))) => {
+                let network = rules.network();
+                let value = match network.map(|n| n.mode()) {
+                    Some(Mode::Whole) => format!(
+                        "static evaluation for {seat}: {net} centipawns (network; the hand-written evaluation alone would say {hand})"
+                    ),
+                    _ => format!(
+                        "static evaluation for {seat}: {} centipawns (hand-written {hand}, network {net})",
+                        hand + net
+                    ),
+                };
+                match network {
+                    Some(n) => format!("{value}; network file SHA-256 {}", n.digest()),
+                    None => value,
+                }
+            }
         }
     }
 }

@@ -391,6 +391,15 @@ impl AnyRuleset {
         }
     }
 
+    /// The SHA-256 of the network file the AI plays these rules with ([`Network::digest`]),
+    /// if any: which network played a match, as `sha256sum rulesets/*.nnue` names them.
+    pub fn network_digest(&self) -> Option<String> {
+        match &self.0 {
+            Loaded::Chess(r) => r.network().map(|n| n.digest()),
+            Loaded::Tables(_) => None,
+        }
+    }
+
     /// The ruleset as the family type `R`, if it is one: for generic code that holds an
     /// `Arc<R>` already (a UCI engine switching variants).
     pub fn downcast<R: Ruleset>(&self) -> Option<Arc<R>> {

@@ -371,3 +371,41 @@ fn a_studys_readings_are_played_with_one_evaluation() {
     let tables = libro_registry::with_one_evaluation(vec![load("fallas", &[]).unwrap()]);
     assert_eq!(tables[0].name(), "fallas");
 }
+
+#[test]
+fn the_network_that_plays_is_named_by_its_files_sha256() {
+    use sha2::{Digest, Sha256};
+    let file_digest = |file: &str| -> String {
+        let path = format!("{}/../../rulesets/{file}", env!("CARGO_MANIFEST_DIR"));
+        let bytes = std::fs::read(&path).expect("a shipped network file");
+        Sha256::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    let with = |name: &str, options: &[&str]| {
+        let o: Vec<String> = options.iter().map(|s| s.to_string()).collect();
+        load(name, &parse_overrides(&o).unwrap()).unwrap()
+    };
+    // Each shipped network plays the rules it was fitted for, whatever its file's name.
+    let cases = [
+        ("shatranj", &[][..], "shatranj.nnue"),
+        ("acedrex", &[][..], "acedrex.nnue"),
+        (
+            "acedrex",
+            &["pawn_double_step=first-move"][..],
+            "acedrex+pawn_double_step=first-move.nnue",
+        ),
+    ];
+    for (name, options, file) in cases {
+        assert_eq!(
+            with(name, options).network_digest(),
+            Some(file_digest(file)),
+            "{name} {options:?}"
+        );
+    }
+    // No network fits these: the hand-written evaluation plays.
+    assert_eq!(with("forcado", &[]).network_digest(), None);
+    assert_eq!(with("shatranj", &["stalemate=draw"]).network_digest(), None);
+    assert_eq!(with("fallas", &[]).network_digest(), None);
+}

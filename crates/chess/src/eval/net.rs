@@ -85,6 +85,8 @@ pub enum Mode {
 /// A network read from its file.
 pub struct Network {
     key: [u8; 32],
+    /// SHA-256 of the file it was read from.
+    digest: [u8; 32],
     mode: Mode,
     /// libro's centipawns per output unit.
     cp: f32,
@@ -194,6 +196,7 @@ impl Network {
         }
         Ok(Network {
             key,
+            digest: Sha256::digest(bytes).into(),
             mode,
             cp,
             w1q,
@@ -229,6 +232,12 @@ impl Network {
     /// The key of the rules it was fitted for ([`rules_key`]).
     pub fn key(&self) -> [u8; 32] {
         self.key
+    }
+
+    /// SHA-256 of the file it was read from, in hex as `sha256sum` prints it: which network
+    /// plays, whatever its file is called or whether it is built into the binary.
+    pub fn digest(&self) -> String {
+        self.digest.iter().map(|b| format!("{b:02x}")).collect()
     }
 
     /// How its value is used.

@@ -104,6 +104,8 @@ const MOVETIME_GRACE: Duration = Duration::from_secs(1);
 
 /// Everything a match against engines needs.
 pub struct EngineMatch {
+    /// The header's line on how libro's search values positions, if a side is libro's.
+    pub evaluation: Option<String>,
     pub a: Contestant,
     pub b: Contestant,
     pub games: u32,
@@ -190,6 +192,9 @@ fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<Exi
             String::new()
         }
     );
+    if let Some(line) = &m.evaluation {
+        println!("{line}");
+    }
     let mut scores: Vec<f64> = Vec::new();
     let mut decision = SprtDecision::Continue;
     let next = AtomicU32::new(0);

@@ -6,7 +6,9 @@ use super::engine_match::{Contestant, EngineMatch, Pace, TimeControl};
 use super::RuleOptions;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use libro_ai::{default_opening_moves, play_match, MatchConfig, MatchReport, PlayerSpec, Sprt};
+use libro_ai::{
+    default_opening_moves, play_match, MatchConfig, MatchReport, PlayerKind, PlayerSpec, Sprt,
+};
 use libro_core::{Heuristic, Ruleset};
 use libro_registry::{AnyRuleset, FamilyRules, Visit};
 use std::io::Write;
@@ -80,13 +82,42 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     let rules = args.rules.load(&args.ruleset)?;
     let opening_moves = args.opening_moves(&rules);
+    let evaluation = evaluation_line(&rules, [&args.a, &args.b]);
     let m = LibroMatch {
         a,
         b,
         opening_moves,
+        evaluation,
         args,
     };
     rules.visit(&m)
+}
+
+/// How libro's search players value positions in this match, for its header: the network by
+/// its file's SHA-256 (as `sha256sum rulesets/*.nnue` prints it), or the hand-written
+/// evaluation. `None` where no side is libro's search.
+fn evaluation_line(rules: &AnyRuleset, sides: [&Contestant; 2]) -> Option<String> {
+    let searches = |c: &Contestant| {
+        matches!(
+            c,
+            Contestant::Libro(PlayerSpec {
+                kind: PlayerKind::Ai(_),
+                ..
+            })
+        )
+    };
+    if !sides.into_iter().any(searches) {
+        return None;
+    }
+    Some(match rules.network_digest() {
+        Some(digest) => {
+            format!("libro's ai evaluates with the network whose file's SHA-256 is {digest}")
+        }
+        None => {
+            "libro's ai evaluates with the hand-written evaluation (no network fits these rules)"
+                .to_string()
+        }
+    })
 }
 
 impl Args {
@@ -109,6 +140,8 @@ struct LibroMatch {
     a: PlayerSpec,
     b: PlayerSpec,
     opening_moves: u32,
+    /// The header's line on how libro's search values positions ([`evaluation_line`]).
+    evaluation: Option<String>,
     args: Args,
 }
 
@@ -127,7 +160,9 @@ fn run_against_engines(args: Args) -> anyhow::Result<ExitCode> {
         ),
     };
     let opening_moves = args.opening_moves(&rules);
+    let evaluation = evaluation_line(&rules, [&args.a, &args.b]);
     let m = EngineMatch {
+        evaluation,
         a: args.a,
         b: args.b,
         games: args.games,
@@ -204,6 +239,9 @@ where
         r.wins + r.draws + r.losses,
         rules.name()
     );
+    if let Some(line) = &m.evaluation {
+        println!("{line}");
+    }
     println!("A: {} wins, {} draws, {} losses", r.wins, r.draws, r.losses);
     println!("{}", r.summary());
     if args.json {
