@@ -58,6 +58,11 @@ struct Args {
     /// Weight decay of the first layer (AdamW's, a fraction a step).
     #[arg(long, default_value_t = 0.0)]
     decay: f32,
+    /// A network to start from instead of random weights (its output layer put on this
+    /// fit's `--scale`): what it learnt of labels no longer at hand is kept where the new
+    /// ones do not pull it away. It must fit the same rules and `--residual` alike.
+    #[arg(long)]
+    init: Option<PathBuf>,
     /// A rule option the network is fitted for, `KEY=VALUE` (as `libro match --option`):
     /// the network's key is that of the rules with it.
     #[arg(long = "option", value_parser = key_value)]
@@ -145,6 +150,30 @@ fn forward(p: &[f32], views: [&[u16]; 2], acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
     out
 }
 
+/// The weights of the network in `file`, its output layer rescaled so that it adds the same
+/// centipawns on this fit's scale (`OUTPUT_CP` × `--scale` per output unit).
+fn start_from(file: &PathBuf, rules: &ChessRules, a: &Args) -> Result<Vec<f32>, String> {
+    let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+    net.fits(rules)
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let wanted = if a.residual { Mode::Added } else { Mode::Whole };
+    if net.mode() != wanted {
+        return Err(format!(
+            "{}: a {:?} network, and this fit is {:?} (--residual)",
+            file.display(),
+            net.mode(),
+            wanted
+        ));
+    }
+    let mut p = net.weights();
+    let ratio = net.cp_per_output() / (OUTPUT_CP * a.scale);
+    for x in &mut p[W2..] {
+        *x *= ratio;
+    }
+    Ok(p)
+}
+
 fn main() -> Result<(), String> {
     let a = Args::parse();
     let path = if a.ruleset.ends_with(".toml") {
@@ -219,17 +248,23 @@ fn main() -> Result<(), String> {
     );
 
     let mut rng = ChaCha8Rng::seed_from_u64(a.seed);
-    let mut p = vec![0f32; LEN];
-    for x in &mut p[W1..B1] {
-        *x = rng.gen_range(-0.05..0.05);
-    }
-    for x in &mut p[B1..W2] {
-        *x = 0.25;
-    }
-    let out_scale = if a.residual { 0.01 } else { 0.1 };
-    for x in &mut p[W2..B2] {
-        *x = rng.gen_range(-out_scale..out_scale);
-    }
+    let mut p = match &a.init {
+        Some(file) => start_from(file, &rules, &a)?,
+        None => {
+            let mut p = vec![0f32; LEN];
+            for x in &mut p[W1..B1] {
+                *x = rng.gen_range(-0.05..0.05);
+            }
+            for x in &mut p[B1..W2] {
+                *x = 0.25;
+            }
+            let out_scale = if a.residual { 0.01 } else { 0.1 };
+            for x in &mut p[W2..B2] {
+                *x = rng.gen_range(-out_scale..out_scale);
+            }
+            p
+        }
+    };
     let (mut m, mut s) = (vec![0f32; LEN], vec![0f32; LEN]);
     let mut grad = vec![0f32; LEN];
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);

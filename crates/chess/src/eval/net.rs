@@ -318,6 +318,24 @@ impl Network {
     pub fn centipawns(&self, output: f32) -> i32 {
         (output * self.cp).round() as i32
     }
+
+    /// libro's centipawns per output unit, as the file gives them.
+    pub fn cp_per_output(&self) -> f32 {
+        self.cp
+    }
+
+    /// Its [`WEIGHTS`] weights in the file's order, as [`Network::encode`] takes them: what
+    /// a new fit may start from.
+    pub fn weights(&self) -> Vec<f32> {
+        let mut out = Vec::with_capacity(WEIGHTS);
+        for row in &self.w1 {
+            out.extend_from_slice(row);
+        }
+        out.extend_from_slice(&self.b1);
+        out.extend_from_slice(&self.w2);
+        out.push(self.b2);
+        out
+    }
 }
 
 impl ChessRules {
@@ -544,6 +562,29 @@ mod tests {
             game.play(*moves.choose(&mut rng).expect("a legal move"));
         }
         out
+    }
+
+    #[test]
+    fn weights_read_back_as_they_were_written() {
+        let r = rules("shatranj", &[]);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let w: Vec<f32> = (0..WEIGHTS).map(|_| rng.gen_range(-0.01..0.01)).collect();
+        let net = Network::from_bytes(&Network::encode(&r, Mode::Added, 123.5, &w)).unwrap();
+        assert_eq!(net.weights(), w);
+        assert_eq!(net.cp_per_output(), 123.5);
+        // The shipped network's, written again, are its file byte for byte.
+        let shipped = shipped();
+        let path = format!(
+            "{}/../../rulesets/shatranj.nnue",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let again = Network::encode(
+            &r,
+            shipped.mode(),
+            shipped.cp_per_output(),
+            &shipped.weights(),
+        );
+        assert_eq!(again, std::fs::read(path).unwrap());
     }
 
     #[test]
