@@ -28,7 +28,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE = ROOT / "target/fsf/fairy-stockfish/src/stockfish"
+# Where scripts/strength.sh and train-network.sh build it: under CARGO_TARGET_DIR if set.
+ENGINE = Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target") / "fsf/fairy-stockfish/src/stockfish"
 VARIANTS = ROOT.parent / "shared/anchors/variants.ini"
 FIRST_PLY = 8
 MATE = 3000
