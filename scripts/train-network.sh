@@ -13,9 +13,8 @@
 #   labelled. Each round's network is fitted on every label so far.
 # Labels: Fairy-Stockfish at LABEL_NODES nodes a position, JOBS processes.
 # FROM=FILE: that network stands as round 0's (copied to round-0.nnue; no hand-written
-#   self-play): round 1's games are FILE's, and every round's network is FILE's fitted further
-#   on the rounds' labels (see fit). A new round on top of a shipped network whose labels are
-#   gone: FROM=rulesets/RULESET.nnue ... RULESET 1.
+#   self-play): round 1's games are FILE's, and every network is fitted on the rounds' labels alone. A new round on
+#   top of a shipped network whose labels are gone: FROM=rulesets/RULESET.nnue ... RULESET 1.
 # OPTIONS="KEY=VALUE …": rule options the network is fitted for (its key is that of the rules
 #   with them), set for the referee (`libro match --option`), the engines (UCI options) and
 #   the fit. Fairy-Stockfish labels under its own variant of the name, so these should make
@@ -89,9 +88,7 @@ label() {
   cat "$out".part* >"$out.tmp" && rm "$out".part* && mv "$out.tmp" "$out"
 }
 
-# fit K: round K's network from every label so far: fitted afresh from random weights, or,
-# with FROM, FROM's network fitted further on them (TUNE_EPOCHS at TUNE_LR, no decay), so that
-# what it learnt of labels no longer at hand is kept where the new ones do not pull it away.
+# fit K: round K's network from every label so far.
 fit() {
   local out="$work/round-$1.nnue"
   [ -s "$out" ] && return
@@ -104,12 +101,8 @@ fit() {
   local scale
   scale="$(python3 -c "print(f'{1 / float(\"$slope\"):.3f}')")"
   echo "round $1: labels' slope $slope, --scale $scale"
-  local start=(--decay 3 --epochs 15)
-  if [ -n "${FROM:-}" ]; then
-    start=(--init "$work/round-0.nnue" --epochs "${TUNE_EPOCHS:-2}" --lr "${TUNE_LR:-0.0003}")
-  fi
   "$trainer" "$ruleset" "${labels[@]}" "${option_flags[@]}" --out "$out.tmp" --scale "$scale" --residual \
-    "${start[@]}" 2>&1 | tee "$work/fit-$1.log"
+    --decay 3 --epochs 15 2>&1 | tee "$work/fit-$1.log"
   mv "$out.tmp" "$out"
 }
 
