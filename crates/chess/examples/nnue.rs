@@ -20,7 +20,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::BufRead;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 #[derive(Parser)]
@@ -59,8 +59,8 @@ struct Args {
     #[arg(long, default_value_t = 0.0)]
     decay: f32,
     /// A network to start from instead of random weights (its output layer put on this
-    /// fit's `--scale`): what it learnt of labels no longer at hand is kept where the new
-    /// ones do not pull it away. It must fit the same rules and `--residual` alike.
+    /// fit's `--scale`); it must fit the same rules and `--residual` alike. Taking a shipped
+    /// network further on a round's new labels this way lost its SPRTs (README).
     #[arg(long)]
     init: Option<PathBuf>,
     /// A rule option the network is fitted for, `KEY=VALUE` (as `libro match --option`):
@@ -152,7 +152,7 @@ fn forward(p: &[f32], views: [&[u16]; 2], acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
 
 /// The weights of the network in `file`, its output layer rescaled so that it adds the same
 /// centipawns on this fit's scale (`OUTPUT_CP` × `--scale` per output unit).
-fn start_from(file: &PathBuf, rules: &ChessRules, a: &Args) -> Result<Vec<f32>, String> {
+fn start_from(file: &Path, rules: &ChessRules, a: &Args) -> Result<Vec<f32>, String> {
     let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let net = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", file.display()))?;
     net.fits(rules)
