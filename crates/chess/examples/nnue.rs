@@ -153,18 +153,17 @@ fn forward(p: &[f32], views: [&[u16]; 2], acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
 /// The weights of the network in `file`, its output layer rescaled so that it adds the same
 /// centipawns on this fit's scale (`OUTPUT_CP` × `--scale` per output unit).
 fn start_from(file: &Path, rules: &ChessRules, a: &Args) -> Result<Vec<f32>, String> {
-    let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let net = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", file.display()))?;
-    net.fits(rules)
-        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let at = |e: &dyn std::fmt::Display| format!("{}: {e}", file.display());
+    let bytes = std::fs::read(file).map_err(|e| at(&e))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| at(&e))?;
+    net.fits(rules).map_err(|e| at(&e))?;
     let wanted = if a.residual { Mode::Added } else { Mode::Whole };
     if net.mode() != wanted {
-        return Err(format!(
-            "{}: a {:?} network, and this fit is {:?} (--residual)",
-            file.display(),
+        return Err(at(&format!(
+            "a {:?} network, and this fit is {:?} (--residual)",
             net.mode(),
             wanted
-        ));
+        )));
     }
     let mut p = net.weights();
     let ratio = net.cp_per_output() / (OUTPUT_CP * a.scale);

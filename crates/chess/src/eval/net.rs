@@ -509,11 +509,16 @@ mod tests {
 
     /// The network shipped beside shatranj's ruleset.
     fn shipped() -> Arc<Network> {
+        Arc::new(Network::from_bytes(&shipped_bytes()).unwrap())
+    }
+
+    /// The bytes of that network's file.
+    fn shipped_bytes() -> Vec<u8> {
         let path = format!(
             "{}/../../rulesets/shatranj.nnue",
             env!("CARGO_MANIFEST_DIR")
         );
-        Arc::new(Network::from_bytes(&std::fs::read(path).expect("network file")).unwrap())
+        std::fs::read(path).expect("network file")
     }
 
     /// A network whose only non-zero weights are `set`: (index among [`WEIGHTS`], value).
@@ -574,17 +579,13 @@ mod tests {
         assert_eq!(net.cp_per_output(), 123.5);
         // The shipped network's, written again, are its file byte for byte.
         let shipped = shipped();
-        let path = format!(
-            "{}/../../rulesets/shatranj.nnue",
-            env!("CARGO_MANIFEST_DIR")
-        );
         let again = Network::encode(
             &r,
             shipped.mode(),
             shipped.cp_per_output(),
             &shipped.weights(),
         );
-        assert_eq!(again, std::fs::read(path).unwrap());
+        assert_eq!(again, shipped_bytes());
     }
 
     #[test]
