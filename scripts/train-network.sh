@@ -92,7 +92,10 @@ label() {
 fit() {
   local out="$work/round-$1.nnue"
   [ -s "$out" ] && return
-  local labels=("$work"/labels-*.jsonl)
+  # In round order (labels-10 after labels-9), so that a new round's labels come last and the
+  # held-out split of the earlier rounds (by line number) stays as it was.
+  local labels
+  mapfile -t labels < <(printf '%s\n' "$work"/labels-*.jsonl | sort -V)
   # Fairy-Stockfish's centipawn against libro's: the least-squares slope the trainer prints.
   local slope
   slope="$("$trainer" "$ruleset" "${labels[@]}" "${option_flags[@]}" --out "$work/slope.nnue" --epochs 0 2>&1 |
