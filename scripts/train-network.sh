@@ -12,6 +12,8 @@
 #   as many against itself, at ROUND_NODES nodes a move, `--openings 8`, every other ply
 #   labelled. Each round's network is fitted on every label so far.
 # Labels: Fairy-Stockfish at LABEL_NODES nodes a position, JOBS processes.
+# LAMBDA: the share of Fairy-Stockfish's value in each target, the rest the game's result
+#   (the trainer's `--lambda`; default 0.75; shatranj's eleventh network was fitted at 0.5).
 # FROM=FILE: that network stands as round 0's (copied to round-0.nnue; no hand-written
 #   self-play): round 1's games are FILE's, and every network is fitted on the rounds' labels alone. A new round on
 #   top of a shipped network whose labels are gone: FROM=rulesets/RULESET.nnue ... RULESET 1.
@@ -33,6 +35,7 @@ self_nodes="${SELF_NODES:-10000}"
 round_games="${ROUND_GAMES:-400}"
 round_nodes="${ROUND_NODES:-1000}"
 label_nodes="${LABEL_NODES:-4000}"
+lambda="${LAMBDA:-0.75}"
 jobs="${JOBS:-$(nproc)}"
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
 fsf="$target_dir/fsf/fairy-stockfish/src/stockfish"
@@ -105,7 +108,7 @@ fit() {
   scale="$(python3 -c "print(f'{1 / float(\"$slope\"):.3f}')")"
   echo "round $1: labels' slope $slope, --scale $scale"
   "$trainer" "$ruleset" "${labels[@]}" "${option_flags[@]}" --out "$out.tmp" --scale "$scale" --residual \
-    --decay 3 --epochs 15 2>&1 | tee "$work/fit-$1.log"
+    --decay 3 --epochs 15 --lambda "$lambda" 2>&1 | tee "$work/fit-$1.log"
   mv "$out.tmp" "$out"
 }
 
