@@ -14,6 +14,9 @@
 # Labels: Fairy-Stockfish at LABEL_NODES nodes a position, JOBS processes.
 # LAMBDA: the share of Fairy-Stockfish's value in each target, the rest the game's result
 #   (the trainer's `--lambda`; default 0.75; shatranj's eleventh network was fitted at 0.5).
+# KING_DANGER=1: fit on top of the hand-written evaluation with its king danger term (the
+#   trainer's `--king-danger`; the network is then written as mode 2, and the term counts where
+#   it plays). Shatranj's candidate I (2026-12-06, README) was fitted so, at LAMBDA=0.5; not shipped.
 # FROM=FILE: that network stands as round 0's (copied to round-0.nnue; no hand-written
 #   self-play): round 1's games are FILE's, and every network is fitted on the rounds' labels alone. A new round on
 #   top of a shipped network whose labels are gone: FROM=rulesets/RULESET.nnue ... RULESET 1.
@@ -36,6 +39,8 @@ round_games="${ROUND_GAMES:-400}"
 round_nodes="${ROUND_NODES:-1000}"
 label_nodes="${LABEL_NODES:-4000}"
 lambda="${LAMBDA:-0.75}"
+king_danger=()
+[ "${KING_DANGER:-0}" = 1 ] && king_danger=(--king-danger)
 jobs="${JOBS:-$(nproc)}"
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
 fsf="$target_dir/fsf/fairy-stockfish/src/stockfish"
@@ -101,13 +106,13 @@ fit() {
   mapfile -t labels < <(printf '%s\n' "$work"/labels-*.jsonl | sort -V)
   # Fairy-Stockfish's centipawn against libro's: the least-squares slope the trainer prints.
   local slope
-  slope="$("$trainer" "$ruleset" "${labels[@]}" "${option_flags[@]}" --out "$work/slope.nnue" --epochs 0 2>&1 |
+  slope="$("$trainer" "$ruleset" "${labels[@]}" "${option_flags[@]}" "${king_danger[@]}" --residual --out "$work/slope.nnue" --epochs 0 2>&1 |
     sed -n 's/.*slope \([0-9.-]*\),.*/\1/p')"
   rm -f "$work/slope.nnue"
   local scale
   scale="$(python3 -c "print(f'{1 / float(\"$slope\"):.3f}')")"
   echo "round $1: labels' slope $slope, --scale $scale"
-  "$trainer" "$ruleset" "${labels[@]}" "${option_flags[@]}" --out "$out.tmp" --scale "$scale" --residual \
+  "$trainer" "$ruleset" "${labels[@]}" "${option_flags[@]}" "${king_danger[@]}" --out "$out.tmp" --scale "$scale" --residual \
     --decay 3 --epochs 15 --lambda "$lambda" 2>&1 | tee "$work/fit-$1.log"
   mv "$out.tmp" "$out"
 }

@@ -14,7 +14,7 @@
 
 use clap::Parser;
 use libro_chess::net::{Mode, Network, HIDDEN, INPUTS, OUTPUT_CP};
-use libro_chess::{network_inputs, notation, ChessGame, ChessRules, MoveList};
+use libro_chess::{network_inputs, notation, ChessGame, ChessRules, Evaluator, MoveList, Weights};
 use libro_core::{Game, Heuristic};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -51,6 +51,10 @@ struct Args {
     /// that evaluation's value.
     #[arg(long)]
     residual: bool,
+    /// With `--residual`: fit on top of the hand-written evaluation with its king danger term
+    /// (which then counts wherever the network is used; shatranj's network since 2026-12-06).
+    #[arg(long, requires = "residual")]
+    king_danger: bool,
     /// Centipawns of the hand-written evaluation per centipawn of the labels' values (the
     /// slope this prints, inverted): the network's output is written on libro's scale.
     #[arg(long, default_value_t = 1.0)]
@@ -89,6 +93,15 @@ fn is_quiet(game: &ChessGame) -> bool {
     tactical
         .iter()
         .all(|&mv| game.exchange_gain(mv).is_none_or(|g| g <= 0))
+}
+
+/// How the fitted network is used: what `--residual` and `--king-danger` fit it to.
+fn mode(a: &Args) -> Mode {
+    match (a.residual, a.king_danger) {
+        (false, _) => Mode::Whole,
+        (true, false) => Mode::Added,
+        (true, true) => Mode::AddedWithKingDanger,
+    }
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -157,7 +170,7 @@ fn start_from(file: &Path, rules: &ChessRules, a: &Args) -> Result<Vec<f32>, Str
     let bytes = std::fs::read(file).map_err(|e| at(&e))?;
     let net = Network::from_bytes(&bytes).map_err(|e| at(&e))?;
     net.fits(rules).map_err(|e| at(&e))?;
-    let wanted = if a.residual { Mode::Added } else { Mode::Whole };
+    let wanted = mode(a);
     if net.mode() != wanted {
         return Err(at(&format!(
             "a {:?} network, and this fit is {:?} (--residual)",
@@ -185,6 +198,12 @@ fn main() -> Result<(), String> {
         ChessRules::from_toml(&text, &path.display().to_string(), &a.options)
             .map_err(|e| e.to_string())?,
     );
+    // The hand-written evaluation the residual is fitted on top of.
+    let hand_evaluation = if a.king_danger {
+        Evaluator::with_king_danger(&rules, &Weights::DEFAULT)
+    } else {
+        Evaluator::new(&rules, &Weights::DEFAULT)
+    };
     let (mut fit, mut held) = (Set::default(), Set::default());
     let mut line_no = 0usize;
     let mut hand_error = 0f64;
@@ -218,7 +237,10 @@ fn main() -> Result<(), String> {
             let target =
                 a.lambda * sigmoid(cp as f32 / OUTPUT_CP) + (1.0 - a.lambda) * result as f32;
             let mover = game.seat_to_move().expect("a seat moves");
-            let hand = game.evaluate(mover) as f32 / (OUTPUT_CP * a.scale);
+            let first = hand_evaluation
+                .first_seat_value(&game)
+                .expect("two seats, these rules");
+            let hand = if mover.0 == 0 { first } else { -first } as f32 / (OUTPUT_CP * a.scale);
             let base = if a.residual { hand } else { 0.0 };
             if (line_no / 200).is_multiple_of(20) {
                 hand_error += f64::from((sigmoid(hand) - target).powi(2));
@@ -339,7 +361,6 @@ fn main() -> Result<(), String> {
             error(&p, &held, &mut acc)
         );
     }
-    let mode = if a.residual { Mode::Added } else { Mode::Whole };
-    let bytes = Network::encode(&rules, mode, OUTPUT_CP * a.scale, &p);
+    let bytes = Network::encode(&rules, mode(&a), OUTPUT_CP * a.scale, &p);
     std::fs::write(&a.out, bytes).map_err(|e| format!("{}: {e}", a.out.display()))
 }

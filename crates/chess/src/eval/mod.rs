@@ -92,6 +92,22 @@ struct Tables {
     /// `[square][d - 1]`: the squares within `d` king steps of it (d = 1, 2, 3), for how
     /// close the enemy stands to a king.
     near_mask: Vec<[W256; 3]>,
+    /// `[square]`: the king's ring as Fairy-Stockfish draws it: the squares within a king
+    /// step of the square, moved in from the edges by one.
+    king_ring: Vec<W256>,
+    /// `[seat][square]`: the king's flank (three or four lines across the seat's forward
+    /// direction, Fairy-Stockfish's `KingFlank`) within the seat's camp, its five nearest
+    /// ranks on 8x8. (Index `seat * 256 + square`.)
+    flank_camp: Vec<W256>,
+    /// The same flank, the whole length of the board (for pawns on it).
+    flank: Vec<W256>,
+    /// The king danger term's weight (percent of Fairy-Stockfish's units; 0: not counted).
+    /// It counts only under a network fitted on top of it ([`net::Mode::AddedWithKingDanger`]):
+    /// the other networks were fitted without it, and without a network it is unmeasured.
+    king_danger: i32,
+    /// Piece types worth more than a rook that attack like one (Fairy-Stockfish's major
+    /// pieces, such as a queen): without one the enemy's king danger counts less.
+    majors: u8,
     /// Pawn structure already worked out, by seat and pawns (see [`pawn_structure`]).
     pawn_cache: Box<[Cell<PawnEntry>]>,
     pawns: u8,
@@ -165,7 +181,7 @@ fn tables(rules: &Arc<ChessRules>) -> Rc<Tables> {
                 return t.clone();
             }
         }
-        let t = Rc::new(Tables::new(rules, &Weights::DEFAULT));
+        let t = Rc::new(Tables::new(rules, &Weights::DEFAULT, false));
         *slot = Some(t.clone());
         t
     })
@@ -228,15 +244,17 @@ impl Tables {
         pos.types_bb(self.pawns)
     }
 
-    fn new(rules: &Arc<ChessRules>, w: &Weights) -> Tables {
+    /// The tables of `rules` with weights `w`; the king danger term counts if the rules'
+    /// network was fitted with it, or if `king_danger` asks for it.
+    fn new(rules: &Arc<ChessRules>, w: &Weights, king_danger: bool) -> Tables {
         if rules.is_wide() {
-            Tables::build::<W256>(rules, w)
+            Tables::build::<W256>(rules, w, king_danger)
         } else {
-            Tables::build::<u64>(rules, w)
+            Tables::build::<u64>(rules, w, king_danger)
         }
     }
 
-    fn build<B: Width>(rules: &Arc<ChessRules>, w: &Weights) -> Tables {
+    fn build<B: Width>(rules: &Arc<ChessRules>, w: &Weights, king_danger: bool) -> Tables {
         let r: &ChessRules = rules;
         let board = r.board;
         let n = r.num_seats();
@@ -327,6 +345,61 @@ impl Tables {
                 rings
             })
             .collect();
+        let king_ring = (0..256)
+            .map(|i| {
+                let mut ring = W256::ZERO;
+                if i < board.squares() {
+                    let sq = Square(i as u8);
+                    let (f, k) = (board.file(sq), board.rank(sq));
+                    let cf = f.clamp(1, (i32::from(board.files) - 2).max(1));
+                    let ck = k.clamp(1, (i32::from(board.ranks) - 2).max(1));
+                    if let Some(centre) = board.offset(sq, cf - f, ck - k) {
+                        for j in 0..board.squares() {
+                            if chebyshev(board, centre, Square(j as u8)) <= 1 {
+                                ring |= W256::bit(j as u8);
+                            }
+                        }
+                    }
+                }
+                ring
+            })
+            .collect();
+        let mut flank_camp = vec![W256::ZERO; MAX_SEATS * 256];
+        let mut flank = vec![W256::ZERO; MAX_SEATS * 256];
+        for s in 0..n {
+            let forward = r.seats[s].forward;
+            let steps = |i: usize| steps_to_edge(board, Square(i as u8), forward);
+            let deepest = (0..board.squares()).map(steps).max().unwrap_or(0);
+            let camp = |j: usize| steps(j) >= deepest - ((deepest - 1) / 2 + 1);
+            // Across the seat's forward direction: files for seats that move along ranks.
+            let (across, width) = if forward.0 == 0 {
+                (
+                    Board::file as fn(Board, Square) -> i32,
+                    i32::from(board.files),
+                )
+            } else {
+                (
+                    Board::rank as fn(Board, Square) -> i32,
+                    i32::from(board.ranks),
+                )
+            };
+            for i in 0..board.squares() {
+                let l = across(board, Square(i as u8));
+                let (lo, hi) = king_flank(l, width);
+                for j in 0..board.squares() {
+                    let m = across(board, Square(j as u8));
+                    if (lo..=hi).contains(&m) {
+                        flank[s * 256 + i] |= W256::bit(j as u8);
+                        if camp(j) {
+                            flank_camp[s * 256 + i] |= W256::bit(j as u8);
+                        }
+                    }
+                }
+            }
+        }
+        let majors = (0..r.pieces.len())
+            .filter(|&t| kind[t] == Kind::Other && value[t] > ROOK)
+            .fold(0u8, |m, t| m | 1 << t);
         let mut moves_as_captures = [0u64; MAX_SEATS];
         for (s, m) in moves_as_captures.iter_mut().enumerate().take(n) {
             for t in 0..r.pieces.len() {
@@ -430,6 +503,19 @@ impl Tables {
             beside_mask,
             to_go,
             near_mask,
+            king_danger: if king_danger
+                || r.network
+                    .as_ref()
+                    .is_some_and(|n| n.mode() == net::Mode::AddedWithKingDanger)
+            {
+                w.king_danger_scale
+            } else {
+                0
+            },
+            king_ring,
+            flank_camp,
+            flank,
+            majors,
             pawn_cache: (0..PAWN_CACHE)
                 .map(|_| Cell::new(PawnEntry::EMPTY))
                 .collect(),
@@ -477,7 +563,15 @@ impl Evaluator {
     /// The evaluation of `rules` with weights `w`.
     pub fn new(rules: &Arc<ChessRules>, w: &Weights) -> Evaluator {
         Evaluator {
-            tables: Tables::new(rules, w),
+            tables: Tables::new(rules, w, false),
+        }
+    }
+
+    /// The evaluation of `rules` with weights `w` and the king danger term, whatever the
+    /// rules' network says (to fit a network on top of it: `examples/nnue.rs --king-danger`).
+    pub fn with_king_danger(rules: &Arc<ChessRules>, w: &Weights) -> Evaluator {
+        Evaluator {
+            tables: Tables::new(rules, w, true),
         }
     }
 
@@ -827,6 +921,40 @@ struct SeatAttacks<B: Width> {
     twice: Bitboard<B>,
     /// By the minor pieces (fers, fil), the knights, the rooks and the king.
     by_kind: [Bitboard<B>; 4],
+    /// By the pawns.
+    by_pawn: Bitboard<B>,
+    /// Against the enemy king ([`Aim`]): the pieces bearing on its ring (and the ring's
+    /// squares the pawns attack), their summed weights, and their attacks on the squares
+    /// beside the king (Fairy-Stockfish's `kingAttackersCount`, `…Weight`, `kingAttacksCount`).
+    ring_attackers: i32,
+    ring_weight: i32,
+    king_hits: i32,
+}
+
+/// The enemy king a seat's attacks are counted against: its ring and the squares beside it.
+#[derive(Copy, Clone)]
+struct Aim<B: Width> {
+    ring: Bitboard<B>,
+    beside: Bitboard<B>,
+}
+
+impl<B: Width> Aim<B> {
+    /// No king to aim at (more than two seats, or none on the board).
+    const NONE: Self = Aim {
+        ring: Bitboard::EMPTY,
+        beside: Bitboard::EMPTY,
+    };
+
+    /// Seat `s`'s king, as its enemy aims at it.
+    fn at(t: &Tables, r: &ChessRules, pos: &Pos<B>, s: u8) -> Self {
+        match (r.royal, pos.king_square(r, s)) {
+            (Some(k), Some(ksq)) => Aim {
+                ring: Bitboard(B::from_w256(t.king_ring[ksq.index()])),
+                beside: capture_attacks(r, s, k, ksq, pos.occ),
+            },
+            _ => Self::NONE,
+        }
+    }
 }
 
 impl<B: Width> SeatAttacks<B> {
@@ -846,6 +974,10 @@ impl<B: Width> SeatAttacks<B> {
         once: Bitboard::EMPTY,
         twice: Bitboard::EMPTY,
         by_kind: [Bitboard::EMPTY; 4],
+        by_pawn: Bitboard::EMPTY,
+        ring_attackers: 0,
+        ring_weight: 0,
+        king_hits: 0,
     };
 
     /// Adds the attacks `a` of a piece of `kind`.
@@ -856,6 +988,25 @@ impl<B: Width> SeatAttacks<B> {
         if let Some(k) = Self::slot(kind) {
             self.by_kind[k] |= a;
         }
+        if kind == Kind::Pawn {
+            self.by_pawn |= a;
+        }
+    }
+
+    /// Counts a piece's attacks `a` against the enemy king (pieces other than pawns and
+    /// the king; pawns are counted by the ring squares they attack, [`Self::aim_pawns`]).
+    #[inline]
+    fn aim(&mut self, kind: Kind, a: Bitboard<B>, aim: &Aim<B>) {
+        if kind != Kind::Pawn && kind != Kind::King && (a & aim.ring).any() {
+            self.ring_attackers += 1;
+            self.ring_weight += king_attack_weight(kind);
+            self.king_hits += (a & aim.beside).count() as i32;
+        }
+    }
+
+    /// Counts the ring squares the pawns attack, once all are added.
+    fn aim_pawns(&mut self, aim: &Aim<B>) {
+        self.ring_attackers += (self.by_pawn & aim.ring).count() as i32;
     }
 
     /// Seat `s`'s attacks worked out on their own (the evaluation takes them from
@@ -924,6 +1075,7 @@ fn seat_sums<B: Width>(
     s: u8,
     enemy_pawns: Bitboard<B>,
     area: Bitboard<B>,
+    aim: Aim<B>,
 ) -> (SeatSums, SeatAttacks<B>) {
     let mut out = SeatSums::default();
     let mut attacks = SeatAttacks::EMPTY;
@@ -957,6 +1109,7 @@ fn seat_sums<B: Width>(
             out.eg += i32::from(peg[sq.index()]);
             let a = piece_attacks(r, pos, s, ty as u8, sq);
             attacks.add(kind, a);
+            attacks.aim(kind, a, &aim);
             match kind {
                 Kind::King => {}
                 Kind::Pawn => {
@@ -1004,6 +1157,7 @@ fn seat_sums<B: Width>(
             }
         }
     }
+    attacks.aim_pawns(&aim);
     (out, attacks)
 }
 
@@ -1096,6 +1250,124 @@ fn king_safety<B: Width>(
     t.w.king_shield * shield + t.w.king_danger * near
 }
 
+/// Fairy-Stockfish's weight of a piece bearing on the enemy king's ring
+/// (`KingAttackWeights`: its knight and rook, and its fairy pieces' for the rest).
+fn king_attack_weight(kind: Kind) -> i32 {
+    match kind {
+        Kind::Knight => 81,
+        Kind::Rook => 44,
+        _ => 40,
+    }
+}
+
+/// Fairy-Stockfish's bonus to the king danger for a safe check by a piece of `kind`, one
+/// check and more than one (`SafeCheck`, as [`king_attack_weight`]).
+fn safe_check(kind: Kind, more_than_one: bool) -> i32 {
+    let (one, more) = match kind {
+        Kind::Knight => (803, 1292),
+        Kind::Rook => (1087, 1878),
+        _ => (600, 900),
+    };
+    if more_than_one {
+        more
+    } else {
+        one
+    }
+}
+
+/// The flank of a king on line `l` of `width` (Fairy-Stockfish's `KingFlank` on eight lines:
+/// the queen's side a–d, the centre c–f, the king's side e–h, the edge lines their three
+/// nearest; elsewhere the king's line and the two beside it, off the edge).
+fn king_flank(l: i32, width: i32) -> (i32, i32) {
+    if width == 8 {
+        [
+            (0, 2),
+            (0, 3),
+            (0, 3),
+            (2, 5),
+            (2, 5),
+            (4, 7),
+            (4, 7),
+            (5, 7),
+        ][l as usize]
+    } else {
+        let c = l.clamp(1, (width - 2).max(1));
+        (c - 1, c + 1)
+    }
+}
+
+/// What threatens seat `us`'s king, as Fairy-Stockfish's `Evaluation::king` counts it
+/// (without the pawn shelter and storm, pins and mobility): the enemy pieces bearing on its
+/// ring and their attacks beside it, ring squares held by the enemy alone, safe and unsafe
+/// checks, and attacks on the king's flank, summed as its king danger and taken quadratically
+/// in the middlegame. `(middlegame, endgame)`, in Fairy-Stockfish's units.
+fn king_danger<B: Width>(
+    t: &Tables,
+    r: &ChessRules,
+    pos: &Pos<B>,
+    us: u8,
+    attacks: &Attacks<B>,
+    all_pawns: Bitboard<B>,
+) -> (i32, i32) {
+    let Some(ksq) = pos.king_square(r, us) else {
+        return (0, 0);
+    };
+    let them = 1 - us;
+    let (mine, theirs) = (&attacks.seats[us as usize], &attacks.seats[them as usize]);
+    let own_king = mine.by_kind[3];
+    // Attacked squares that only the king defends, or no piece at all.
+    let weak = theirs.once & !mine.twice & (!mine.once | own_king);
+    let enemy = pos.seat_bb[them as usize];
+    let safe = !enemy & (!mine.once | (weak & theirs.twice));
+    let mut danger = 0;
+    let mut unsafe_checks = Bitboard::EMPTY;
+    for ty in 0..r.pieces.len() {
+        let kind = t.kind[ty];
+        let Some(slot) = SeatAttacks::<B>::slot(kind).filter(|_| kind != Kind::King) else {
+            continue;
+        };
+        if (pos.type_bb[ty] & enemy).is_empty() {
+            continue;
+        }
+        let checks = capture_attacks(r, us, ty as u8, ksq, pos.occ) & theirs.by_kind[slot];
+        if (checks & safe).any() {
+            danger += safe_check(kind, (checks & safe).more_than_one());
+        } else {
+            unsafe_checks |= checks;
+        }
+    }
+    let at = us as usize * 256 + ksq.index();
+    let flank_camp = Bitboard(B::from_w256(t.flank_camp[at]));
+    let attacked = theirs.once & flank_camp;
+    let flank_attack = (attacked.count() + (attacked & theirs.twice).count()) as i32;
+    let flank_defence = (mine.once & flank_camp).count() as i32;
+    let ring = Bitboard(B::from_w256(t.king_ring[ksq.index()]));
+    let no_major = (0..r.pieces.len())
+        .filter(|&ty| t.majors >> ty & 1 != 0)
+        .all(|ty| (pos.type_bb[ty] & enemy).is_empty());
+    danger += theirs.ring_attackers * theirs.ring_weight
+        + 183 * (ring & weak).count() as i32
+        + 148 * unsafe_checks.count() as i32
+        + 69 * theirs.king_hits
+        + 3 * flank_attack * flank_attack / 8
+        - 873 * i32::from(no_major)
+        - 100 * i32::from((mine.by_kind[1] & own_king).any())
+        - 4 * flank_defence
+        + 37;
+    let (mut mg, mut eg) = (0, 0);
+    if danger > 100 {
+        mg -= danger.min(3500) * danger / 4096;
+        eg -= danger / 16;
+    }
+    // A king on a flank without pawns, and attacks on its flank.
+    if (all_pawns & Bitboard(B::from_w256(t.flank[at]))).is_empty() {
+        mg -= 17;
+        eg -= 95;
+    }
+    mg -= 8 * flank_attack;
+    (mg, eg)
+}
+
 /// Pushing a lone (or nearly lone) king to the edge with our own king close: how won
 /// endings are won, by mate, stalemate or the bare king alike.
 fn mop_up<B: Width>(r: &ChessRules, pos: &Pos<B>, strong: u8, weak: u8) -> i32 {
@@ -1122,9 +1394,10 @@ fn eval_two<B: Width>(
         Some(acc) => acc.value(n, pos.to_move),
         None => net::value(n, r, pos),
     };
-    match n.mode() {
-        net::Mode::Whole => v,
-        net::Mode::Added => v + eval_hand(t, r, pos),
+    if n.mode().adds_to_hand() {
+        v + eval_hand(t, r, pos)
+    } else {
+        v
     }
 }
 
@@ -1135,8 +1408,13 @@ fn eval_hand<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let (bp_mg, bp_eg, b_guard) = pawn_structure(t, r, pos, 1, pawns[1]);
     let w_area = mobility_area(t, r, pos, 0, pawns[0], b_guard);
     let b_area = mobility_area(t, r, pos, 1, pawns[1], w_guard);
-    let (w, w_attacks) = seat_sums(t, r, pos, 0, pawns[1], w_area);
-    let (b, b_attacks) = seat_sums(t, r, pos, 1, pawns[0], b_area);
+    // Attacks on the kings are counted only where the king danger term is.
+    let aim = |s| match t.king_danger {
+        0 => Aim::NONE,
+        _ => Aim::at(t, r, pos, s),
+    };
+    let (w, w_attacks) = seat_sums(t, r, pos, 0, pawns[1], w_area, aim(1));
+    let (b, b_attacks) = seat_sums(t, r, pos, 1, pawns[0], b_area, aim(0));
     let ph = phase(t, w.nonpawn + b.nonpawn);
     let mut v = w.mobility - b.mobility;
     let mut mg = w.mg - b.mg + w.material_mg - b.material_mg;
@@ -1144,9 +1422,9 @@ fn eval_hand<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     let attacks = Attacks {
         seats: [w_attacks, b_attacks],
     };
+    let all_pawns = pawns[0] | pawns[1];
     let (wt_mg, wt_eg) = threats(t, r, pos, 0, pawns[0], w_guard, b_guard, &attacks);
     let (bt_mg, bt_eg) = threats(t, r, pos, 1, pawns[1], b_guard, w_guard, &attacks);
-    let all_pawns = pawns[0] | pawns[1];
     let (wr_mg, wr_eg) = rook_lines(t, r, pos, 0, pawns[0], all_pawns);
     let (br_mg, br_eg) = rook_lines(t, r, pos, 1, pawns[1], all_pawns);
     let (wq_mg, wq_eg) = push_threats(t, r, pos, 0, w_guard, &attacks);
@@ -1155,6 +1433,12 @@ fn eval_hand<B: Width>(t: &Tables, r: &ChessRules, pos: &Pos<B>) -> i32 {
     eg += wp_eg - bp_eg + wt_eg - bt_eg + wr_eg - br_eg + wq_eg - bq_eg;
     if ph > 0 {
         mg += king_safety(t, r, pos, 0, pos.seat_bb[1]) - king_safety(t, r, pos, 1, pos.seat_bb[0]);
+    }
+    if t.king_danger != 0 {
+        let (w_mg, w_eg) = king_danger(t, r, pos, 0, &attacks, all_pawns);
+        let (b_mg, b_eg) = king_danger(t, r, pos, 1, &attacks, all_pawns);
+        mg += (w_mg - b_mg) * t.king_danger / 100;
+        eg += (w_eg - b_eg) * t.king_danger / 100;
     }
     v += (mg * ph + eg * (256 - ph)) / 256;
 
@@ -1227,7 +1511,8 @@ fn eval_many<B: Width>(
         if pos.is_active(s) {
             let enemy_pawns =
                 all_pawns & pos.seats_bb(pos.attacker_seats(r, s) | pos.target_seats(r, s));
-            let (sum, seat_attacks) = seat_sums(t, r, pos, s, enemy_pawns, Bitboard::FULL);
+            let (sum, seat_attacks) =
+                seat_sums(t, r, pos, s, enemy_pawns, Bitboard::FULL, Aim::NONE);
             sums[s as usize] = sum;
             attacks[s as usize] = seat_attacks.once;
             nonpawn_total += sums[s as usize].nonpawn;
@@ -1784,7 +2069,7 @@ mod tests {
                 with_pos!(g.position(), pos => {
                     let empty = !pos.occ;
                     for s in 0..r.num_seats() as u8 {
-                        let (_, attacks) = seat_sums(&t, &r, pos, s, Bitboard::EMPTY, Bitboard::FULL);
+                        let (_, attacks) = seat_sums(&t, &r, pos, s, Bitboard::EMPTY, Bitboard::FULL, Aim::NONE);
                         let apart = SeatAttacks::of(&t, &r, pos, s);
                         assert!(attacks.once == apart.once && attacks.twice == apart.twice, "{name} ply {ply}");
                         assert_eq!(attacks.by_kind, apart.by_kind, "{name} ply {ply}");
@@ -2110,6 +2395,98 @@ mod tests {
         })
     }
 
+    /// The king danger of each seat's king ([`king_danger`], Fairy-Stockfish's units).
+    fn king_danger_of(r: &Arc<ChessRules>, text: &str) -> [(i32, i32); 2] {
+        let g = game(r, text);
+        let t = tables(g.rules());
+        with_pos!(g.position(), pos => {
+            let pawns = pos.seats_pawns(&t);
+            let seats = [0u8, 1].map(|s| {
+                let aim = Aim::at(&t, g.rules(), pos, 1 - s);
+                seat_sums(&t, g.rules(), pos, s, pawns[1 - s as usize], Bitboard::FULL, aim).1
+            });
+            let attacks = Attacks { seats };
+            [0u8, 1].map(|us| king_danger(&t, g.rules(), pos, us, &attacks, pawns[0] | pawns[1]))
+        })
+    }
+
+    /// Black's king on e8 with a white rook on h7 (and a black pawn on a7, a white king on a1).
+    const ROOK_ON_THE_SEVENTH: &str = "4k3/p6R/8/8/8/8/8/K7 w - - 0 1";
+
+    #[test]
+    fn king_danger_counts_as_fairy_stockfish_does() {
+        let r = load("shatranj");
+        // Black's king on e8: its ring is the nine squares around e7 (moved in from the edge).
+        // The rook on h7 attacks a7-g7 and h8, h6-h1: it bears on the ring (d7, e7, f7), one
+        // attacker of weight 44, and hits three squares beside the king: 44 + 69·3 = 251.
+        // Black defends d7, e7, f7 with its king alone, so those three are weak: 183·3 = 549.
+        // Rook checks from e8's lines that the rook reaches: h8 (safe: Black does not attack
+        // it) and e7 (defended): one safe rook check, 1087. On the king's flank (c-f) in its
+        // camp (ranks 4-8) the rook attacks c7-f7, 4 squares, none twice: 3·4²/8 = 6; Black
+        // defends 5 there (d7, e7, f7, d8, f8): -4·5. Shatranj has no major piece: -873.
+        // 1087 + 251 + 549 + 6 - 873 - 20 + 37 = 1037: the middlegame loses 1037²/4096 = 262,
+        // the endgame 1037/16 = 64; the flank has no pawn (17, 95) and is attacked four times
+        // (8 each in the middlegame): (-311, -159).
+        // White's king on a1: no black piece bears on its ring or checks it; it defends a2,
+        // b1, b2 on its flank: -873 - 12 + 37 is no danger, and the a7 pawn is on its flank.
+        assert_eq!(
+            king_danger_of(&r, ROOK_ON_THE_SEVENTH),
+            [(0, 0), (-311, -159)]
+        );
+        // The same position with colours and ranks swapped: the same two values swapped.
+        assert_eq!(
+            king_danger_of(&r, "k7/8/8/8/8/8/P6r/4K3 b - - 0 1"),
+            [(-311, -159), (0, 0)]
+        );
+    }
+
+    #[test]
+    fn king_danger_counts_only_under_a_network_fitted_with_it() {
+        let plain = load("shatranj");
+        let with = |mode| {
+            let zeros = vec![0.0; net::WEIGHTS];
+            let bytes = net::Network::encode(&plain, mode, 100.0, &zeros);
+            let n = Arc::new(net::Network::from_bytes(&bytes).expect("a network"));
+            Arc::new((*plain).clone().with_network(Some(n)).expect("it fits"))
+        };
+        let hand = |r: &Arc<ChessRules>| {
+            evaluation_parts(&game(r, ROOK_ON_THE_SEVENTH))
+                .expect("two seats")
+                .0
+        };
+        let base = hand(&plain);
+        assert_eq!(hand(&with(net::Mode::Whole)), base);
+        assert_eq!(hand(&with(net::Mode::Added)), base);
+        // Under a network fitted with it, Black's danger above counts at the weight's share
+        // for White, blended by the phase (one rook left), give or take the rounding.
+        let g = game(&plain, ROOK_ON_THE_SEVENTH);
+        let t = tables(&plain);
+        let ph = with_pos!(g.position(), pos => {
+            let sums = [0u8, 1].map(|s| {
+                seat_sums(&t, &plain, pos, s, Bitboard::EMPTY, Bitboard::FULL, Aim::NONE).0
+            });
+            phase(&t, sums[0].nonpawn + sums[1].nonpawn)
+        });
+        let (mg, eg) = (
+            311 * W.king_danger_scale / 100,
+            159 * W.king_danger_scale / 100,
+        );
+        let expected = base + (mg * ph + eg * (256 - ph)) / 256;
+        let counted = hand(&with(net::Mode::AddedWithKingDanger));
+        assert!(
+            (counted - expected).abs() <= 1,
+            "{counted} against {expected}"
+        );
+        assert!(
+            counted > base + 30,
+            "the term moved the value: {counted} against {base}"
+        );
+        // The evaluator a network is fitted with counts it when asked to.
+        let fitting = Evaluator::with_king_danger(&plain, &W);
+        assert_eq!(fitting.first_seat_value(&g), Some(counted));
+        assert_eq!(Evaluator::new(&plain, &W).first_seat_value(&g), Some(base));
+    }
+
     #[test]
     fn threats_count_pieces_a_pawn_attacks_and_pieces_left_hanging() {
         let r = load("shatranj");
@@ -2223,8 +2600,8 @@ mod tests {
             }
             assert!(black.contains(sq("c4")) && black.contains(sq("a4")));
             // The knight's four squares, by the table, against none at all.
-            let (with, _) = seat_sums(&t, &r, pos, 0, pawns[1], white);
-            let (without, _) = seat_sums(&t, &r, pos, 0, pawns[1], Bitboard::EMPTY);
+            let (with, _) = seat_sums(&t, &r, pos, 0, pawns[1], white, Aim::NONE);
+            let (without, _) = seat_sums(&t, &r, pos, 0, pawns[1], Bitboard::EMPTY, Aim::NONE);
             assert_eq!(with.mg - without.mg, KNIGHT_MOBILITY[4].0 - KNIGHT_MOBILITY[0].0);
             assert_eq!(with.eg - without.eg, KNIGHT_MOBILITY[4].1 - KNIGHT_MOBILITY[0].1);
             assert_eq!(with.mobility, without.mobility);

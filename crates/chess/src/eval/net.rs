@@ -55,7 +55,7 @@ pub enum NetworkError {
     Version(u32),
     #[error("{inputs} inputs and {hidden} hidden units: this build's networks have {INPUTS} and {HIDDEN}")]
     Shape { inputs: u32, hidden: u32 },
-    #[error("mode {0}: neither 0 (the whole evaluation) nor 1 (added to the hand-written one)")]
+    #[error("mode {0}: not 0 (the whole evaluation), 1 (added to the hand-written one) or 2 (added to the hand-written one with its king danger)")]
     Mode(u32),
     #[error("weight {0} (counting the centipawn scale as weight 0) is not a finite number")]
     NotFinite(usize),
@@ -80,6 +80,25 @@ pub enum Mode {
     Whole,
     /// It is added to the hand-written evaluation (fitted to what that one misses).
     Added,
+    /// It is added to the hand-written evaluation with that one's king danger term, which
+    /// it was fitted on top of (the term counts only under such a network).
+    AddedWithKingDanger,
+}
+
+impl Mode {
+    /// Whether the hand-written evaluation is part of the whole.
+    pub fn adds_to_hand(self) -> bool {
+        self != Mode::Whole
+    }
+
+    /// The number the file writes for it.
+    fn code(self) -> u32 {
+        match self {
+            Mode::Whole => 0,
+            Mode::Added => 1,
+            Mode::AddedWithKingDanger => 2,
+        }
+    }
 }
 
 /// A network read from its file.
@@ -157,6 +176,7 @@ impl Network {
         let mode = match word(bytes, 20) {
             0 => Mode::Whole,
             1 => Mode::Added,
+            2 => Mode::AddedWithKingDanger,
             m => return Err(NetworkError::Mode(m)),
         };
         if bytes.len() != NETWORK_BYTES {
@@ -214,12 +234,7 @@ impl Network {
         assert_eq!(weights.len(), WEIGHTS, "a network has {WEIGHTS} weights");
         let mut out = Vec::with_capacity(NETWORK_BYTES);
         out.extend_from_slice(&MAGIC);
-        for w in [
-            VERSION,
-            INPUTS as u32,
-            HIDDEN as u32,
-            u32::from(mode == Mode::Added),
-        ] {
+        for w in [VERSION, INPUTS as u32, HIDDEN as u32, mode.code()] {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out.extend_from_slice(&rules_key(rules));
@@ -577,6 +592,11 @@ mod tests {
         let net = Network::from_bytes(&Network::encode(&r, Mode::Added, 123.5, &w)).unwrap();
         assert_eq!(net.weights(), w);
         assert_eq!(net.cp_per_output(), 123.5);
+        // Each mode reads back as itself.
+        for mode in [Mode::Whole, Mode::Added, Mode::AddedWithKingDanger] {
+            let net = Network::from_bytes(&Network::encode(&r, mode, 123.5, &w)).unwrap();
+            assert_eq!(net.mode(), mode);
+        }
         // The shipped network's, written again, are its file byte for byte.
         let shipped = shipped();
         let again = Network::encode(
@@ -785,6 +805,7 @@ mod tests {
                 hidden: HIDDEN as u32
             }
         );
+        assert_eq!(with(20, &3u32.to_le_bytes()), NetworkError::Mode(3));
         assert_eq!(with(20, &7u32.to_le_bytes()), NetworkError::Mode(7));
         // The centipawn scale is weight 0; the first layer's first weight is weight 1.
         assert_eq!(
