@@ -520,6 +520,15 @@ impl ChessGame {
         matches!(self.standing(), Some((EndReason::Repetition, _)))
     }
 
+    /// Whether the game ended by a draw a referee outside libro may pass over: repetition,
+    /// or too many plies without a capture or pawn move.
+    pub fn is_refereed_draw(&self) -> bool {
+        matches!(
+            self.standing(),
+            Some((EndReason::Repetition | EndReason::NoProgress, _))
+        )
+    }
+
     /// Whether the position on the board stood before, fewer than `plies` plies ago and
     /// since the last capture or pawn move (only seen where the repetition rule is on).
     pub fn repeats_within(&self, plies: usize) -> bool {
@@ -533,6 +542,18 @@ impl ChessGame {
         self.history.clear();
         self.record_position();
         self.settle();
+    }
+
+    /// Plays on past the draws a referee outside libro passed over (UCI): forgets the
+    /// positions seen so far, as [`Self::forget_repetitions`], and, where the plies without
+    /// progress have reached the rules' count, counts them again from here. Later draws are
+    /// still seen, so the search still steers by both rules.
+    pub fn play_on(&mut self) {
+        let limit = self.rules.options.no_progress_plies;
+        if limit > 0 && u32::from(self.pos.halfmove_clock()) >= limit {
+            self.pos.restart_progress_count();
+        }
+        self.forget_repetitions();
     }
 
     /// Reads a position string (see [`crate::notation`]).

@@ -1590,6 +1590,10 @@ impl Position {
     pub fn halfmove_clock(&self) -> u16 {
         with_pos!(self, p => p.halfmove)
     }
+    /// Counts the plies without progress from zero again (a referee played on past them).
+    pub(crate) fn restart_progress_count(&mut self) {
+        with_pos_mut!(self, p => p.halfmove = 0)
+    }
     /// Whether a capture has been made in the game.
     pub fn any_capture(&self) -> bool {
         with_pos!(self, p => p.captured)

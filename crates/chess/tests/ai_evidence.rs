@@ -386,3 +386,52 @@ fn a_repetition_is_seen_within_its_distance_and_only_under_the_rule() {
     assert!(!off.repeats_within(100));
     assert!(!off.is_over());
 }
+
+#[test]
+fn playing_on_past_the_plies_without_progress_counts_them_again() {
+    // Shatranj draws after 140 plies without a capture or pawn move (RULES.md: 70 moves).
+    let r = rules("shatranj", &[]);
+    let drawn = r
+        .parse_position("4k3/8/8/6n1/8/8/7P/RR2K3 w - - 140 100")
+        .expect("position");
+    assert_eq!(
+        drawn.result().map(|r| r.reason),
+        Some(EndReason::NoProgress)
+    );
+    assert!(drawn.is_refereed_draw());
+    let mut on = drawn.clone();
+    on.play_on();
+    assert!(!on.is_over(), "a referee played on: the game goes on");
+    assert_eq!(on.position().halfmove_clock(), 0);
+    // One ply short of the count, nothing is forgotten: the clock stands.
+    let mut short = r
+        .parse_position("4k3/8/8/6n1/8/8/7P/RR2K3 w - - 139 100")
+        .expect("position");
+    assert!(!short.is_refereed_draw());
+    short.play_on();
+    assert_eq!(short.position().halfmove_clock(), 139);
+    // A repetition is a refereed draw too, and playing on forgets the positions seen.
+    let mut third = after(&r, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    assert!(third.is_refereed_draw());
+    third.play_on();
+    assert!(!third.is_over() && !third.repeats_within(100));
+}
+
+#[test]
+fn the_search_steers_by_the_draw_for_plies_without_progress() {
+    // White is two rooks and a pawn against a knight, and no capture can be made. At 139 plies
+    // without progress every move but the pawn's draws at once (the 140th), so White gives up
+    // the pawn to the knight (h2h3 Nxh3) and keeps two rooks against nothing; with the count
+    // far off, no one gives a pawn away for nothing.
+    let r = rules("shatranj", &[]);
+    let spec: PlayerSpec = "ai:nodes=20000".parse().unwrap();
+    let choose = |clock: u32| {
+        let g = r
+            .parse_position(&format!("4k3/8/8/6n1/8/8/7P/RR2K3 w - - {clock} 100"))
+            .expect("position");
+        let c = choose_move(&g, &spec, &Control::default()).expect("a move");
+        g.move_text(c.mv)
+    };
+    assert_eq!(choose(139), "h2h3");
+    assert_ne!(choose(20), "h2h3");
+}

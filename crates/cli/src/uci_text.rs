@@ -37,8 +37,8 @@ pub fn read_position<G: UciGame>(rules: &Arc<G::Rules>, words: &[&str]) -> anyho
         _ => anyhow::bail!("expected `position startpos|fen FEN [moves ...]`"),
     };
     for (i, text) in moves.iter().enumerate() {
-        if game.is_repetition() {
-            game.forget_repetitions();
+        if game.is_refereed_draw() {
+            game.play_on();
         }
         let mv = game
             .read_uci_move(text)
@@ -46,8 +46,8 @@ pub fn read_position<G: UciGame>(rules: &Arc<G::Rules>, words: &[&str]) -> anyho
             .with_context(|| format!("move {} `{text}`", i + 1))?;
         game.play(mv);
     }
-    if game.is_repetition() {
-        game.forget_repetitions();
+    if game.is_refereed_draw() {
+        game.play_on();
     }
     Ok(game)
 }

@@ -429,6 +429,27 @@ fn play_goes_on_past_libros_own_draw_rules() {
     e.quit();
 }
 
+#[test]
+fn the_search_sees_the_draw_for_plies_without_progress_coming() {
+    // As Fairy-Stockfish counts shatranj's 70 moves, libro's search counts the ruleset's
+    // plies without progress under UCI too. White has two rooks and a pawn against a knight
+    // and no capture: at 139 plies every move but h2h3 draws on the 140th, so White gives
+    // the pawn to the knight (Nxh3) and keeps two rooks against nothing; with the count far
+    // off it gives nothing away.
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value shatranj");
+    let mut best_at = |clock: u32| {
+        e.send(&format!(
+            "position fen 4k3/8/8/6n1/8/8/7P/RR2K3 w - - {clock} 100"
+        ));
+        e.send("go nodes 20000");
+        bestmove(&e.until("bestmove"))
+    };
+    assert_eq!(best_at(139), "h2h3");
+    assert_ne!(best_at(20), "h2h3");
+    e.quit();
+}
+
 fn libro_registry_rules(name: &str) -> Option<std::sync::Arc<libro_chess::ChessRules>> {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join(format!("../../rulesets/{name}.toml"));

@@ -289,12 +289,12 @@ impl UciGame for ChessGame {
         text
     }
 
-    fn is_repetition(&self) -> bool {
-        ChessGame::is_repetition(self)
+    fn is_refereed_draw(&self) -> bool {
+        ChessGame::is_refereed_draw(self)
     }
 
-    fn forget_repetitions(&mut self) {
-        ChessGame::forget_repetitions(self)
+    fn play_on(&mut self) {
+        ChessGame::play_on(self)
     }
 
     fn shipped_network(rules: &ChessRules) -> Option<Arc<Network>> {

@@ -229,10 +229,12 @@ pub trait UciGame: FamilyGame {
     fn read_uci_move(&self, text: &str) -> Result<Self::Move, String>;
     /// Writes a move as GUIs read it.
     fn write_uci_move(&self, mv: Self::Move) -> String;
-    /// Whether the position has occurred often enough for the ruleset's repetition draw.
-    fn is_repetition(&self) -> bool;
-    /// Forgets earlier positions, so that play goes on past a repetition (the GUI referees).
-    fn forget_repetitions(&mut self);
+    /// Whether the game stands drawn by a rule the GUI referees: repetition, or too many
+    /// plies without progress.
+    fn is_refereed_draw(&self) -> bool;
+    /// Plays on past such a draw (the GUI referees): earlier positions are forgotten and the
+    /// plies without progress counted again, while the search still sees the next draw.
+    fn play_on(&mut self);
     /// The shipped evaluation network fitted for `rules`, if any.
     fn shipped_network(rules: &Self::Rules) -> Option<Arc<Network>>;
     /// `rules` evaluated with `network` instead of theirs (`None`: the hand-written

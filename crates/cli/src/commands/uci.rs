@@ -33,12 +33,13 @@ const DEFAULT_HASH_MB: usize = 16;
 /// `EvalFile`'s default: the network shipped for the variant, if it has one.
 const SHIPPED_NETWORK: &str = "<shipped>";
 
-/// Rule options the GUI's referee decides under UCI, set so that libro plays on: draws by
-/// the count of plies without progress and by the game's length.
-const REFEREE_OPTIONS: [(&str, &str); 2] = [("no_progress_plies", "0"), ("max_plies", "0")];
+/// Rule options the GUI's referee decides under UCI, set so that libro plays on: the draw by
+/// the game's length, which a GUI sets by its own adjudication.
+const REFEREE_OPTIONS: [(&str, &str); 1] = [("max_plies", "0")];
 
-/// Rule options not offered to GUIs: the referee's, and repetition, which libro keeps only so
-/// that its search sees repetitions (play goes on past one).
+/// Rule options not offered to GUIs: the referee's, and the draws by repetition and by plies
+/// without progress, which libro keeps so that its search sees them coming, as
+/// Fairy-Stockfish does its variants' (play goes on past either: `read_position`).
 const HIDDEN_OPTIONS: [&str; 3] = ["no_progress_plies", "max_plies", "repetition"];
 
 /// What a search thread hands back when it ends: the search memory, kept between moves.
