@@ -96,11 +96,12 @@ struct Tables {
     /// step of the square, moved in from the edges by one.
     king_ring: Vec<W256>,
     /// `[seat][square]`: the king's flank (three or four lines across the seat's forward
-    /// direction, Fairy-Stockfish's `KingFlank`) within the seat's camp, its five nearest
-    /// ranks on 8x8. (Index `seat * 256 + square`.)
-    flank_camp: Vec<W256>,
-    /// The same flank, the whole length of the board (for pawns on it).
+    /// direction, Fairy-Stockfish's `KingFlank`), the whole length of the board. (Index
+    /// `seat * 256 + square`.)
     flank: Vec<W256>,
+    /// `[seat]`: the seat's camp, its five nearest ranks on 8x8 (where attacks on the king's
+    /// flank count).
+    camp: [W256; MAX_SEATS],
     /// The king danger term's weight (percent of Fairy-Stockfish's units; 0: not counted).
     /// It counts only under a network fitted on top of it ([`net::Mode::AddedWithKingDanger`]):
     /// the other networks were fitted without it, and without a network it is unmeasured.
@@ -364,13 +365,17 @@ impl Tables {
                 ring
             })
             .collect();
-        let mut flank_camp = vec![W256::ZERO; MAX_SEATS * 256];
         let mut flank = vec![W256::ZERO; MAX_SEATS * 256];
+        let mut camp = [W256::ZERO; MAX_SEATS];
         for s in 0..n {
             let forward = r.seats[s].forward;
             let steps = |i: usize| steps_to_edge(board, Square(i as u8), forward);
             let deepest = (0..board.squares()).map(steps).max().unwrap_or(0);
-            let camp = |j: usize| steps(j) >= deepest - ((deepest - 1) / 2 + 1);
+            for j in 0..board.squares() {
+                if steps(j) >= deepest - ((deepest - 1) / 2 + 1) {
+                    camp[s] |= W256::bit(j as u8);
+                }
+            }
             // Across the seat's forward direction: files for seats that move along ranks.
             let (across, width) = if forward.0 == 0 {
                 (
@@ -390,9 +395,6 @@ impl Tables {
                     let m = across(board, Square(j as u8));
                     if (lo..=hi).contains(&m) {
                         flank[s * 256 + i] |= W256::bit(j as u8);
-                        if camp(j) {
-                            flank_camp[s * 256 + i] |= W256::bit(j as u8);
-                        }
                     }
                 }
             }
@@ -513,8 +515,8 @@ impl Tables {
                 0
             },
             king_ring,
-            flank_camp,
             flank,
+            camp,
             majors,
             pawn_cache: (0..PAWN_CACHE)
                 .map(|_| Cell::new(PawnEntry::EMPTY))
@@ -1337,7 +1339,8 @@ fn king_danger<B: Width>(
         }
     }
     let at = us as usize * 256 + ksq.index();
-    let flank_camp = Bitboard(B::from_w256(t.flank_camp[at]));
+    let flank = Bitboard(B::from_w256(t.flank[at]));
+    let flank_camp = flank & Bitboard(B::from_w256(t.camp[us as usize]));
     let attacked = theirs.once & flank_camp;
     let flank_attack = (attacked.count() + (attacked & theirs.twice).count()) as i32;
     let flank_defence = (mine.once & flank_camp).count() as i32;
@@ -1360,7 +1363,7 @@ fn king_danger<B: Width>(
         eg -= danger / 16;
     }
     // A king on a flank without pawns, and attacks on its flank.
-    if (all_pawns & Bitboard(B::from_w256(t.flank[at]))).is_empty() {
+    if (all_pawns & flank).is_empty() {
         mg -= 17;
         eg -= 95;
     }
