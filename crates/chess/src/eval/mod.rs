@@ -103,8 +103,9 @@ struct Tables {
     /// flank count).
     camp: [W256; MAX_SEATS],
     /// The king danger term's weight (percent of Fairy-Stockfish's units; 0: not counted).
-    /// It counts only under a network fitted on top of it ([`net::Mode::AddedWithKingDanger`]):
-    /// the other networks were fitted without it, and without a network it is unmeasured.
+    /// It counts only under a network whose mode says so ([`net::Mode::AddedWithKingDanger`],
+    /// shatranj's since 2026-12-06): the others were fitted and measured without it, and
+    /// without a network it is unmeasured.
     king_danger: i32,
     /// Piece types worth more than a rook that attack like one (Fairy-Stockfish's major
     /// pieces, such as a queen): without one the enemy's king danger counts less.
@@ -246,7 +247,7 @@ impl Tables {
     }
 
     /// The tables of `rules` with weights `w`; the king danger term counts if the rules'
-    /// network was fitted with it, or if `king_danger` asks for it.
+    /// network's mode says so, or if `king_danger` asks for it.
     fn new(rules: &Arc<ChessRules>, w: &Weights, king_danger: bool) -> Tables {
         if rules.is_wide() {
             Tables::build::<W256>(rules, w, king_danger)
@@ -2444,7 +2445,7 @@ mod tests {
     }
 
     #[test]
-    fn king_danger_counts_only_under_a_network_fitted_with_it() {
+    fn king_danger_counts_only_under_a_network_whose_mode_says_so() {
         let plain = load("shatranj");
         let with = |mode| {
             let zeros = vec![0.0; net::WEIGHTS];
@@ -2460,7 +2461,7 @@ mod tests {
         let base = hand(&plain);
         assert_eq!(hand(&with(net::Mode::Whole)), base);
         assert_eq!(hand(&with(net::Mode::Added)), base);
-        // Under a network fitted with it, Black's danger above counts at the weight's share
+        // Under a network of that mode, Black's danger above counts at the weight's share
         // for White, blended by the phase (one rook left), give or take the rounding.
         let g = game(&plain, ROOK_ON_THE_SEVENTH);
         let t = tables(&plain);

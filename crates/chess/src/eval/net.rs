@@ -80,8 +80,9 @@ pub enum Mode {
     Whole,
     /// It is added to the hand-written evaluation (fitted to what that one misses).
     Added,
-    /// It is added to the hand-written evaluation with that one's king danger term, which
-    /// it was fitted on top of (the term counts only under such a network).
+    /// It is added to the hand-written evaluation with that one's king danger term (the term
+    /// counts only under such a network): one fitted on top of the term, or one whose play
+    /// with it was measured (shatranj's: README, strength section).
     AddedWithKingDanger,
 }
 
@@ -759,7 +760,8 @@ mod tests {
     #[test]
     fn a_network_fits_its_rules_whatever_the_referees_draws_and_no_others() {
         let net = shipped();
-        assert_eq!(net.mode(), Mode::Added);
+        // Shatranj's network is played with the king danger term (README, strength section).
+        assert_eq!(net.mode(), Mode::AddedWithKingDanger);
         net.fits(&rules("shatranj", &[])).unwrap();
         // A GUI's referee sets the draws by length (UCI sets these three).
         let referee = [
