@@ -515,11 +515,6 @@ impl ChessGame {
         }
     }
 
-    /// Whether the game ended by repetition (a draw the players or a referee may ignore).
-    pub fn is_repetition(&self) -> bool {
-        matches!(self.standing(), Some((EndReason::Repetition, _)))
-    }
-
     /// Whether the game ended by a draw a referee outside libro may pass over: repetition,
     /// or too many plies without a capture or pawn move.
     pub fn is_refereed_draw(&self) -> bool {
