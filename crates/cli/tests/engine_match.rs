@@ -183,6 +183,18 @@ fn shatranj() -> std::sync::Arc<libro_chess::ChessRules> {
         .expect("shatranj is a chess ruleset")
 }
 
+/// The number of games and the ratio an SPRT line says its decision was taken on.
+fn sprt_decided_at(stdout: &str) -> (usize, f64) {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("SPRT "))
+        .unwrap_or_else(|| panic!("no SPRT line in {stdout}"));
+    let (_, rest) = line.split_once(" after ").expect("after N games");
+    let (games, rest) = rest.split_once(" games: LLR ").expect("games: LLR");
+    let llr = rest.split_whitespace().next().unwrap();
+    (games.parse().unwrap(), llr.parse().unwrap())
+}
+
 #[test]
 fn an_illegal_move_loses_and_an_sprt_stops_the_match_on_evidence() {
     let dir = workdir("liar");
@@ -222,11 +234,53 @@ fn an_illegal_move_loses_and_an_sprt_stops_the_match_on_evidence() {
         stdout.contains(&format!("A: {} wins, 0 draws, 0 losses", games.len())),
         "{stdout}"
     );
+    // One game at a time: the match stops on the game that decided, whose ratio crossed
+    // Wald's upper bound ln(0.95 / 0.05) = 2.944.
+    let (decided, llr) = sprt_decided_at(&stdout);
+    assert_eq!(decided, games.len(), "{stdout}");
+    assert!(llr >= 2.94, "{stdout}");
     let pgn = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(
         pgn.matches("[Termination \"rules infraction\"]").count(),
         games.len()
     );
+}
+
+#[test]
+fn an_sprt_decided_while_games_are_under_way_reports_the_ratio_that_decided() {
+    let dir = workdir("liar-threads");
+    let liar = scripted_engine(&dir, "liar", "bestmove a1a1");
+    let out = libro(&[
+        "match",
+        "forcado",
+        "--a",
+        "ai:1",
+        "--b",
+        &format!("uci:{liar}"),
+        "--movetime",
+        "10",
+        "--games",
+        "200",
+        "--threads",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=50",
+    ]);
+    let stdout = text(&out);
+    assert!(out.status.success(), "{stdout}");
+    let games = stdout.lines().filter(|l| l.starts_with("game ")).count();
+    // Two games at once: the other game under way finishes after the decision and is
+    // counted (no new one starts), but the ratio shown with the decision is the one that
+    // crossed the bound.
+    let (decided, llr) = sprt_decided_at(&stdout);
+    assert!(llr >= 2.94, "{stdout}");
+    assert!(decided <= games && games <= decided + 1, "{stdout}");
+    if games > decided {
+        assert!(
+            stdout.contains("1 game under way then finished after and is counted above"),
+            "{stdout}"
+        );
+    }
 }
 
 #[test]

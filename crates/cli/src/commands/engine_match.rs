@@ -21,8 +21,8 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// A player of a match: libro's own, or an engine run as a child process.
@@ -196,14 +196,24 @@ fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<Exi
         println!("{line}");
     }
     let mut scores: Vec<f64> = Vec::new();
-    let mut decision = SprtDecision::Continue;
-    let next = AtomicU32::new(0);
+    // The SPRT's decision and the results it was taken on (games under way finish after it).
+    let mut decided: Option<(SprtDecision, [u32; 3])> = None;
+    // The referee hands out the games: one to each worker, then one more for each that
+    // finishes, so no game starts after the SPRT decides (with one game at a time the match
+    // ends on the deciding game). A failure stops the workers at their next game.
+    let (work_tx, work_rx) = mpsc::channel::<u32>();
+    let work_rx = Mutex::new(work_rx);
     let stop = AtomicBool::new(false);
     let mut failure: Option<anyhow::Error> = None;
     std::thread::scope(|scope| -> anyhow::Result<()> {
         let (tx, rx) = mpsc::channel::<anyhow::Result<Finished<G::Move>>>();
+        let mut work = Some(work_tx);
+        let mut issued = 0;
         for _ in 0..threads {
-            let (tx, next, stop, variant) = (tx.clone(), &next, &stop, &variant);
+            issue(&mut work, &mut issued, m.games);
+        }
+        for _ in 0..threads {
+            let (tx, work_rx, stop, variant) = (tx.clone(), &work_rx, &stop, &variant);
             scope.spawn(move || {
                 let sides = start(&m.a, variant, m).and_then(|a| Ok([a, start(&m.b, variant, m)?]));
                 let mut sides: [Side<G>; 2] = match sides {
@@ -213,9 +223,15 @@ fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<Exi
                         return;
                     }
                 };
-                while !stop.load(Ordering::Relaxed) {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= m.games {
+                loop {
+                    let next = work_rx
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .recv();
+                    let Ok(index) = next else {
+                        break;
+                    };
+                    if stop.load(Ordering::Relaxed) {
                         break;
                     }
                     let a_white = index % 2 == 0;
@@ -235,6 +251,7 @@ fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<Exi
                 Ok(f) => f,
                 Err(e) => {
                     stop.store(true, Ordering::Relaxed);
+                    work = None;
                     failure.get_or_insert(e);
                     continue;
                 }
@@ -272,7 +289,8 @@ fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<Exi
                     &ending,
                 );
                 file.write_all(text.as_bytes())
-                    .context("writing the PGN file")?;
+                    .context("writing the PGN file")
+                    .inspect_err(|_| stop.store(true, Ordering::Relaxed))?;
             }
             if let Some(file) = &mut records {
                 let record = GameRecord {
@@ -287,17 +305,24 @@ fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<Exi
                     a_score,
                 };
                 let line = serde_json::to_string(&record).expect("records serialise");
-                writeln!(file, "{line}").context("writing the record file")?;
+                writeln!(file, "{line}")
+                    .context("writing the record file")
+                    .inspect_err(|_| stop.store(true, Ordering::Relaxed))?;
             }
             if let Some(test) = &m.sprt {
-                let r = MatchReport::from_scores(&scores);
-                if decision == SprtDecision::Continue {
-                    decision = test.decision(r.wins, r.draws, r.losses);
+                if decided.is_none() {
+                    let r = MatchReport::from_scores(&scores);
+                    let decision = test.decision(r.wins, r.draws, r.losses);
+                    if decision != SprtDecision::Continue {
+                        decided = Some((decision, [r.wins, r.draws, r.losses]));
+                    }
                 }
-                if decision != SprtDecision::Continue {
-                    // No new games; those already under way finish and are counted.
-                    stop.store(true, Ordering::Relaxed);
-                }
+            }
+            if decided.is_some() {
+                // No new games; those already under way finish and are counted.
+                work = None;
+            } else {
+                issue(&mut work, &mut issued, m.games);
             }
         }
         Ok(())
@@ -316,21 +341,65 @@ fn run<G: UciGame>(rules: &Arc<G::Rules>, m: &EngineMatch) -> anyhow::Result<Exi
     println!("A: {} wins, {} draws, {} losses", r.wins, r.draws, r.losses);
     println!("{}", r.summary());
     if let Some(test) = &m.sprt {
-        let (lo, hi) = test.bounds();
         println!(
-            "SPRT {test}: LLR {:.2} (bounds {lo:.2}, {hi:.2}): {}",
-            test.llr(r.wins, r.draws, r.losses),
-            match decision {
-                SprtDecision::H1 => "H1 accepted (A is stronger by elo1)",
-                SprtDecision::H0 => "H0 accepted (A is not stronger by elo1)",
-                SprtDecision::Continue => "no decision yet",
-            }
+            "{}",
+            sprt_verdict(test, decided, [r.wins, r.draws, r.losses])
         );
     }
     if m.json {
         println!("{}", serde_json::to_string(&r)?);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Hands out the next game's index to the workers, or, with every game handed out, closes
+/// the queue (a worker stops when it finds the queue closed and empty).
+fn issue(work: &mut Option<mpsc::Sender<u32>>, issued: &mut u32, games: u32) {
+    match work {
+        Some(tx) if *issued < games => {
+            // The workers hold the receiver while the scope lives: this cannot fail.
+            let _ = tx.send(*issued);
+            *issued += 1;
+        }
+        _ => *work = None,
+    }
+}
+
+/// The SPRT's line: the decision with the ratio and the number of games it was taken on
+/// (where it crossed a bound) and, where games already under way finished after it, the
+/// ratio with them too, so the ratio shown beside a decision is always the one that made it.
+fn sprt_verdict(test: &Sprt, decided: Option<(SprtDecision, [u32; 3])>, all: [u32; 3]) -> String {
+    let (lo, hi) = test.bounds();
+    let llr = |[w, d, l]: [u32; 3]| test.llr(w, d, l);
+    let games = |c: [u32; 3]| c.iter().sum::<u32>();
+    let Some((decision, at)) = decided else {
+        return format!(
+            "SPRT {test}: no decision yet after {} games: LLR {:.2} (bounds {lo:.2}, {hi:.2})",
+            games(all),
+            llr(all)
+        );
+    };
+    let verdict = match decision {
+        SprtDecision::H1 => "H1 accepted (A is stronger by elo1)",
+        _ => "H0 accepted (A is not stronger by elo1)",
+    };
+    let mut line = format!(
+        "SPRT {test}: {verdict} after {} games: LLR {:.2} (bounds {lo:.2}, {hi:.2})",
+        games(at),
+        llr(at)
+    );
+    let later = games(all) - games(at);
+    if later > 0 {
+        let _ = write!(
+            line,
+            "; {later} game{} under way then finished after and {} counted above (LLR {:.2} with {})",
+            if later == 1 { "" } else { "s" },
+            if later == 1 { "is" } else { "are" },
+            llr(all),
+            if later == 1 { "it" } else { "them" },
+        );
+    }
+    line
 }
 
 /// The `UCI_Variant` name Fairy-Stockfish knows a ruleset by: the name without hyphens
@@ -592,6 +661,36 @@ mod tests {
         for bad in ["", "0+1", "ten+1", "10+x", "1e9", "-5+0"] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_sprt_line_shows_the_ratio_that_decided_and_the_games_after_it() {
+        // elo0 = 0, elo1 = 100 at 30 wins, 40 draws, 30 losses: LLR −6.53, H0 (worked by
+        // hand in sprt.rs). One more win finished after: 101 games, mean 51/101 = 0.504950;
+        // the variance's counts 31.5, 40.5, 30.5 (m = 102.5, mean 51.75/102.5 = 0.504878):
+        // σ² = (31.5·0.495122² + 40.5·0.004878² + 30.5·0.504878²) / 102.5 = 0.151196, so
+        // LLR = 101 · 0.140065 · (1.009901 − 1.140065) / (2 · 0.151196) = −6.089.
+        let test: Sprt = "elo0=0,elo1=100".parse().unwrap();
+        let line = sprt_verdict(&test, Some((SprtDecision::H0, [30, 40, 30])), [31, 40, 30]);
+        assert!(
+            line.contains("H0 accepted (A is not stronger by elo1) after 100 games: LLR -6.53 (bounds -2.94, 2.94)"),
+            "{line}"
+        );
+        assert!(
+            line.contains(
+                "1 game under way then finished after and is counted above (LLR -6.09 with it)"
+            ),
+            "{line}"
+        );
+        // Decided on the last game: nothing after it.
+        let line = sprt_verdict(&test, Some((SprtDecision::H0, [30, 40, 30])), [30, 40, 30]);
+        assert!(
+            line.ends_with("after 100 games: LLR -6.53 (bounds -2.94, 2.94)"),
+            "{line}"
+        );
+        // Undecided: the ratio of every game.
+        let line = sprt_verdict(&test, None, [3, 4, 3]);
+        assert!(line.contains("no decision yet after 10 games"), "{line}");
     }
 
     #[test]
