@@ -183,6 +183,29 @@ fn shatranj() -> std::sync::Arc<libro_chess::ChessRules> {
         .expect("shatranj is a chess ruleset")
 }
 
+/// A forcado match of up to 200 games, stopped by an SPRT (elo0 = 0, elo1 = 50), of `ai:1`
+/// against an engine that always answers a1a1 (never a move), with `extra` arguments.
+fn liar_match(dir: &Path, extra: &[&str]) -> Output {
+    let liar = scripted_engine(dir, "liar", "bestmove a1a1");
+    let b = format!("uci:{liar}");
+    let mut args = vec![
+        "match",
+        "forcado",
+        "--a",
+        "ai:1",
+        "--b",
+        &b,
+        "--movetime",
+        "10",
+        "--games",
+        "200",
+        "--sprt",
+        "elo0=0,elo1=50",
+    ];
+    args.extend_from_slice(extra);
+    libro(&args)
+}
+
 /// The number of games and the ratio an SPRT line says its decision was taken on.
 fn sprt_decided_at(stdout: &str) -> (usize, f64) {
     let line = stdout
@@ -199,24 +222,8 @@ fn sprt_decided_at(stdout: &str) -> (usize, f64) {
 fn an_illegal_move_loses_and_an_sprt_stops_the_match_on_evidence() {
     let dir = workdir("liar");
     // a1a1 is never a move: the engine loses every game it has to move in.
-    let liar = scripted_engine(&dir, "liar", "bestmove a1a1");
     let pgn = dir.join("games.pgn");
-    let out = libro(&[
-        "match",
-        "forcado",
-        "--a",
-        "ai:1",
-        "--b",
-        &format!("uci:{liar}"),
-        "--movetime",
-        "10",
-        "--games",
-        "200",
-        "--sprt",
-        "elo0=0,elo1=50",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
+    let out = liar_match(&dir, &["--pgn", pgn.to_str().unwrap()]);
     let stdout = text(&out);
     assert!(out.status.success(), "{stdout}");
     let games: Vec<&str> = stdout.lines().filter(|l| l.starts_with("game ")).collect();
@@ -249,23 +256,7 @@ fn an_illegal_move_loses_and_an_sprt_stops_the_match_on_evidence() {
 #[test]
 fn an_sprt_decided_while_games_are_under_way_reports_the_ratio_that_decided() {
     let dir = workdir("liar-threads");
-    let liar = scripted_engine(&dir, "liar", "bestmove a1a1");
-    let out = libro(&[
-        "match",
-        "forcado",
-        "--a",
-        "ai:1",
-        "--b",
-        &format!("uci:{liar}"),
-        "--movetime",
-        "10",
-        "--games",
-        "200",
-        "--threads",
-        "2",
-        "--sprt",
-        "elo0=0,elo1=50",
-    ]);
+    let out = liar_match(&dir, &["--threads", "2"]);
     let stdout = text(&out);
     assert!(out.status.success(), "{stdout}");
     let games = stdout.lines().filter(|l| l.starts_with("game ")).count();
