@@ -11,6 +11,9 @@
 # Round K: ROUND_GAMES games of round K-1's network against the hand-written evaluation and
 #   as many against itself, at ROUND_NODES nodes a move, `--openings 8`, every other ply
 #   labelled. Each round's network is fitted on every label so far.
+# FSF_GAMES=N: each round also plays N games of round K-1's network against Fairy-Stockfish
+#   itself at ROUND_NODES nodes a move each, every other ply labelled: the positions games
+#   against it reach, which libro's own games do not (default 0).
 # Labels: Fairy-Stockfish at LABEL_NODES nodes a position, JOBS processes.
 # LAMBDA: the share of Fairy-Stockfish's value in each target, the rest the game's result
 #   (the trainer's `--lambda`; default 0.75; shatranj's eleventh network was fitted at 0.5).
@@ -39,6 +42,7 @@ round_games="${ROUND_GAMES:-400}"
 round_nodes="${ROUND_NODES:-1000}"
 label_nodes="${LABEL_NODES:-4000}"
 lambda="${LAMBDA:-0.75}"
+fsf_games="${FSF_GAMES:-0}"
 king_danger=()
 [ "${KING_DANGER:-0}" = 1 ] && king_danger=(--king-danger)
 jobs="${JOBS:-$(nproc)}"
@@ -138,6 +142,10 @@ for ((r = 1; r <= rounds; r++)); do
   match "$net" "$net" "$round_games" "$round_nodes" "$((9001 + 2 * r))" "$work/games-$r-self.jsonl" 8
   label "$work/games-$r-hand.jsonl" "$work/labels-$r-hand.jsonl" 0/1 2
   label "$work/games-$r-self.jsonl" "$work/labels-$r-self.jsonl" 0/2 2
+  if ((fsf_games > 0)); then
+    match "$net" "uci:$fsf,Threads=1,VariantPath=$root/../shared/anchors/variants.ini" "$fsf_games" "$round_nodes" "$((9500 + r))" "$work/games-$r-fsf.jsonl" 8
+    label "$work/games-$r-fsf.jsonl" "$work/labels-$r-fsf.jsonl" 0/1 2
+  fi
   fit "$r"
 done
 echo "networks: $work/round-*.nnue (the last: round-$rounds.nnue)"
