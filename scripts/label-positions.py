@@ -6,7 +6,7 @@ for the network trainer (`crates/chess/examples/nnue.rs`).
 
 `--variant` is Fairy-Stockfish's name of the game (shatranj by default); one it does not know
 itself (acedrex, forcado, short assize) is read from `--variant-path`, the `variants.ini` of
-../shared/anchors by default. `--step 2` labels every other ply (default: the environment's
+../shared/anchors (or ANCHORS=DIR) by default. `--step 2` labels every other ply (default: the environment's
 STEP, else 1).
 
 Each position from ply 8 on is set as `position startpos moves ...`, read back as the
@@ -30,7 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # Where scripts/strength.sh and train-network.sh build it: under CARGO_TARGET_DIR if set.
 ENGINE = Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target") / "fsf/fairy-stockfish/src/stockfish"
-VARIANTS = ROOT.parent / "shared/anchors/variants.ini"
+# ../shared/anchors beside this checkout, or ANCHORS=DIR (as scripts/strength.sh and candidate.sh take it).
+VARIANTS = Path(os.environ.get("ANCHORS") or ROOT.parent / "shared/anchors") / "variants.ini"
 FIRST_PLY = 8
 MATE = 3000
 

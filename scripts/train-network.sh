@@ -47,6 +47,9 @@ king_danger=()
 [ "${KING_DANGER:-0}" = 1 ] && king_danger=(--king-danger)
 jobs="${JOBS:-$(nproc)}"
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
+# Fairy-Stockfish's variants.ini: ../shared/anchors beside this checkout, or ANCHORS=DIR (as
+# scripts/strength.sh takes it); label-positions.py reads the same variable.
+export ANCHORS="${ANCHORS:-$root/../shared/anchors}"
 fsf="$target_dir/fsf/fairy-stockfish/src/stockfish"
 [ -x "$fsf" ] || {
   echo "train-network: no Fairy-Stockfish at $fsf (scripts/strength.sh builds it)" >&2
@@ -143,7 +146,7 @@ for ((r = 1; r <= rounds; r++)); do
   label "$work/games-$r-hand.jsonl" "$work/labels-$r-hand.jsonl" 0/1 2
   label "$work/games-$r-self.jsonl" "$work/labels-$r-self.jsonl" 0/2 2
   if ((fsf_games > 0)); then
-    match "$net" "uci:$fsf,Threads=1,VariantPath=$root/../shared/anchors/variants.ini" "$fsf_games" "$round_nodes" "$((9500 + r))" "$work/games-$r-fsf.jsonl" 8
+    match "$net" "uci:$fsf,Threads=1,VariantPath=$ANCHORS/variants.ini" "$fsf_games" "$round_nodes" "$((9500 + r))" "$work/games-$r-fsf.jsonl" 8
     label "$work/games-$r-fsf.jsonl" "$work/labels-$r-fsf.jsonl" 0/1 2
   fi
   fit "$r"
