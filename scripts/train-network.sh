@@ -19,7 +19,7 @@
 #   (the trainer's `--lambda`; default 0.75; shatranj's eleventh network was fitted at 0.5).
 # KING_DANGER=1: fit on top of the hand-written evaluation with its king danger term (the
 #   trainer's `--king-danger`; the network is then written as mode 2, and the term counts where
-#   it plays). Shatranj's candidate I (2026-12-06, README) was fitted so, at LAMBDA=0.5; not shipped.
+#   it plays). Shatranj's candidate I (2026-12-06, docs/strength.md) was fitted so, at LAMBDA=0.5; not shipped.
 # FROM=FILE: that network stands as round 0's (copied to round-0.nnue; no hand-written
 #   self-play): round 1's games are FILE's, and every network is fitted on the rounds' labels alone. A new round on
 #   top of a shipped network whose labels are gone: FROM=rulesets/RULESET.nnue ... RULESET 1.

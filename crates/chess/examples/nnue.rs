@@ -64,7 +64,7 @@ struct Args {
     decay: f32,
     /// A network to start from instead of random weights (its output layer put on this
     /// fit's `--scale`); it must fit the same rules and `--residual` alike. Taking a shipped
-    /// network further on a round's new labels this way lost its SPRTs (README).
+    /// network further on a round's new labels this way lost its SPRTs (docs/strength.md).
     #[arg(long)]
     init: Option<PathBuf>,
     /// A rule option the network is fitted for, `KEY=VALUE` (as `libro match --option`):

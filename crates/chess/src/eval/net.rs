@@ -82,7 +82,7 @@ pub enum Mode {
     Added,
     /// It is added to the hand-written evaluation with that one's king danger term (the term
     /// counts only under such a network): one fitted on top of the term, or one whose play
-    /// with it was measured (shatranj's: README, strength section).
+    /// with it was measured (shatranj's: docs/strength.md).
     AddedWithKingDanger,
 }
 
@@ -760,7 +760,7 @@ mod tests {
     #[test]
     fn a_network_fits_its_rules_whatever_the_referees_draws_and_no_others() {
         let net = shipped();
-        // Shatranj's network is played with the king danger term (README, strength section).
+        // Shatranj's network is played with the king danger term (docs/strength.md).
         assert_eq!(net.mode(), Mode::AddedWithKingDanger);
         net.fits(&rules("shatranj", &[])).unwrap();
         // A GUI's referee sets the draws by length (UCI sets these three).

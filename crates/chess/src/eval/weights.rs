@@ -148,7 +148,7 @@ weights! {
     /// Fairy-Stockfish's king danger (`king_danger` in the evaluation: pieces bearing on the
     /// king's ring, checks, flank attacks), in percent of its units (54 would put its knight,
     /// 781, at libro's 420 as the material does; with a network fitted on top, 54 lost an
-    /// SPRT at 10,000 nodes and 20 won one: README). It counts only under a network of
+    /// SPRT at 10,000 nodes and 20 won one: docs/strength.md). It counts only under a network of
     /// `net::Mode::AddedWithKingDanger` (shatranj's).
     king_danger_scale = 20,
     /// The side to move acts first.
