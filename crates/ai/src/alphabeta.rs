@@ -216,11 +216,22 @@ impl<G: Heuristic> AlphaBeta<G> {
     pub fn think(
         &mut self,
         game: &G,
+        among: &[G::Move],
         limits: &Limits,
         control: &Control,
         on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> Option<SearchResult<G::Move>> {
-        let (side, moves) = self.prepare(game, limits, control)?;
+        let (side, mut moves) = self.prepare(game, limits, control)?;
+        if !among.is_empty() {
+            let mut kept = G::MoveList::default();
+            for &mv in moves.as_slice().iter().filter(|m| among.contains(m)) {
+                kept.push(mv);
+            }
+            if kept.is_empty() {
+                return None;
+            }
+            moves = kept;
+        }
         let root_seat = game.seat_to_move()?;
         let tt_move = self
             .tt

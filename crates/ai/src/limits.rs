@@ -16,6 +16,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Time for this move.
     pub movetime: Option<Duration>,
+    /// Stop once a win in at most this many moves of the side to move is found (UCI's
+    /// `go mate N`); without one the search runs on to its other limits.
+    pub mate: Option<u32>,
 }
 
 /// The clock of the seat to move, as UCI's `wtime`/`btime`, `winc`/`binc` and `movestogo`
@@ -87,6 +90,8 @@ pub(crate) struct Stopper {
     soft: Option<Duration>,
     hard: Option<Duration>,
     stop: Option<Arc<AtomicBool>>,
+    /// [`Limits::mate`]: the deepening stops at a win this near.
+    pub mate: Option<u32>,
     pub nodes: u64,
     pub stopped: bool,
 }
@@ -109,6 +114,7 @@ impl Stopper {
             soft,
             hard,
             stop: control.stop.clone(),
+            mate: limits.mate,
             nodes: 0,
             stopped: false,
         }

@@ -57,11 +57,18 @@ impl<G: Heuristic> MaxN<G> {
     pub fn think(
         &mut self,
         game: &G,
+        among: &[G::Move],
         limits: &Limits,
         control: &Control,
         on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> Option<SearchResult<G::Move>> {
         let (root, mut moves) = self.root_moves(game, limits, control)?;
+        if !among.is_empty() {
+            moves.retain(|m| among.contains(m));
+            if moves.is_empty() {
+                return None;
+            }
+        }
         let fallback = moves[0];
         let mut deepening = Deepening::new();
         let max_depth = limits

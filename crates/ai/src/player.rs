@@ -148,6 +148,7 @@ impl AiSettings {
             depth: self.depth.or(level.depth),
             nodes: if explicit { self.nodes } else { level.nodes },
             movetime: self.movetime_ms.map(Duration::from_millis),
+            mate: None,
         };
         (limits, level)
     }

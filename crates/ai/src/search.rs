@@ -148,8 +148,13 @@ impl<M: Copy> Deepening<M> {
             on_info(&info(&found));
             self.last_internal = Some(score);
         }
+        // `go mate N`: a win for the side to move in N moves or fewer is what was asked.
+        let mate_found = matches!(found.score, Score::Mate(m)
+            if m > 0 && stopper.mate.is_some_and(|n| m.unsigned_abs() <= n));
         self.result = Some(found);
-        complete && !(score.abs() >= MATE_BOUND && MATE - score.abs() + 2 <= depth as i32)
+        complete
+            && !mate_found
+            && !(score.abs() >= MATE_BOUND && MATE - score.abs() + 2 <= depth as i32)
     }
 
     /// The answer: the last iteration's, with the nodes and time of the whole search; or,
@@ -284,10 +289,23 @@ impl<G: Heuristic> Searcher<G> {
         control: &Control,
         on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> Option<SearchResult<G::Move>> {
+        self.search_among(game, &[], limits, control, on_info)
+    }
+
+    /// As [`Searcher::search_with_info`], choosing only among the legal moves in `among`
+    /// (UCI's `go searchmoves`; empty: every legal move). `None` if none of them is legal.
+    pub fn search_among(
+        &mut self,
+        game: &G,
+        among: &[G::Move],
+        limits: &Limits,
+        control: &Control,
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> Option<SearchResult<G::Move>> {
         if self.uses_maxn(game) {
-            self.maxn.think(game, limits, control, on_info)
+            self.maxn.think(game, among, limits, control, on_info)
         } else {
-            self.alphabeta.think(game, limits, control, on_info)
+            self.alphabeta.think(game, among, limits, control, on_info)
         }
     }
 

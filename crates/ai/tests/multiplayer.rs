@@ -371,3 +371,38 @@ fn measure_paranoid_against_max_n() {
         }
     }
 }
+
+/// The root move of `game` written `text`.
+fn root_move<G: Game>(game: &G, text: &str) -> G::Move {
+    use libro_core::MoveBuffer;
+    let mut moves = G::MoveList::default();
+    game.legal_moves(&mut moves);
+    *moves
+        .as_slice()
+        .iter()
+        .find(|&&m| game.move_text(m) == text)
+        .unwrap_or_else(|| panic!("no move {text}"))
+}
+
+#[test]
+fn both_searches_choose_only_among_the_moves_given() {
+    // The tree above: left to itself max^n plays a (600) and paranoid b (200); held to the
+    // other move, each answers with that move's value by its own reading: b is worth 300
+    // to max^n (seat 1 takes b1), a is worth 0 to paranoid (seat 1 is assumed to take a2).
+    let game = three_seat_tree().new_game(0);
+    let (a, b) = (root_move(&game, "a"), root_move(&game, "b"));
+    let among = |multi, only| {
+        let r = searcher(multi)
+            .search_among(&game, &[only], &depth(2), &Control::default(), &mut |_| {})
+            .unwrap();
+        (game.move_text(r.best), r.score)
+    };
+    assert_eq!(
+        among(MultiSearch::MaxN, b),
+        ("b".to_string(), Score::Cp(300))
+    );
+    assert_eq!(
+        among(MultiSearch::Paranoid, a),
+        ("a".to_string(), Score::Cp(0))
+    );
+}

@@ -4,7 +4,7 @@
 
 use anyhow::Context;
 use libro_ai::{Clock, Limits};
-use libro_core::{Game, Ruleset};
+use libro_core::Ruleset;
 use libro_registry::UciGame;
 use std::sync::Arc;
 use std::time::Duration;
@@ -52,48 +52,122 @@ pub fn read_position<G: UciGame>(rules: &Arc<G::Rules>, words: &[&str]) -> anyho
     Ok(game)
 }
 
-/// Reads `go`'s words after the command: the limits, the clock of the side to move in
-/// `game`, and whether the search is infinite (then `bestmove` waits for `stop`).
-pub fn go_limits<G: Game>(
-    game: &G,
-    words: &[&str],
-) -> anyhow::Result<(Limits, Option<Clock>, bool)> {
-    let mut limits = Limits::default();
-    let mut infinite = false;
-    let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) = (None, None, 0, 0, None);
+/// What a `go` line asks for.
+#[derive(Debug)]
+pub struct Go<M> {
+    pub limits: Limits,
+    /// The clock of the side to move, if `wtime`/`btime` gave one.
+    pub clock: Option<Clock>,
+    /// `infinite` or `ponder`: `bestmove` waits for `stop`.
+    pub infinite: bool,
+    /// `searchmoves`: the search chooses only among these (empty: every legal move).
+    pub among: Vec<M>,
+    /// What was skipped and why (unknown words, unplayable `searchmoves`), for `info string`.
+    pub skipped: Vec<String>,
+}
+
+/// The words that start a `go` parameter.
+const GO_WORDS: [&str; 12] = [
+    "searchmoves",
+    "ponder",
+    "infinite",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+];
+
+/// Reads `go`'s words after the command for `game`. Times may be negative, as GUIs send a
+/// clock that has run over a margin they allow: they count as nothing left. Unknown words
+/// and `searchmoves` that are not legal moves here are skipped and listed in
+/// [`Go::skipped`]; a value that is not a number is an error.
+pub fn read_go<G: UciGame>(game: &G, words: &[&str]) -> anyhow::Result<Go<G::Move>> {
+    let mut go = Go {
+        limits: Limits::default(),
+        clock: None,
+        infinite: false,
+        among: Vec::new(),
+        skipped: Vec::new(),
+    };
+    let mut among_given = false;
+    let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) =
+        (None, None, Duration::ZERO, Duration::ZERO, None);
     let mut i = 0;
     while i < words.len() {
         let key = words[i];
-        if matches!(key, "infinite" | "ponder") {
-            infinite = true;
-            i += 1;
-            continue;
-        }
-        let value = words
-            .get(i + 1)
-            .with_context(|| format!("`go {key}` needs a value"))?;
-        let n: u64 = value
-            .parse()
-            .with_context(|| format!("`go {key} {value}`: not a whole number"))?;
+        i += 1;
         match key {
-            "depth" => limits.depth = Some(n as u32),
-            "nodes" => limits.nodes = Some(n),
-            "movetime" => limits.movetime = Some(Duration::from_millis(n)),
-            "wtime" => wtime = Some(n),
-            "btime" => btime = Some(n),
-            "winc" => winc = n,
-            "binc" => binc = n,
-            "movestogo" => movestogo = Some(n as u32),
-            other => anyhow::bail!("unknown `go` parameter `{other}`"),
+            "infinite" | "ponder" => go.infinite = true,
+            "searchmoves" => {
+                among_given = true;
+                while let Some(text) = words.get(i).filter(|w| !GO_WORDS.contains(w)) {
+                    match game.read_uci_move(text) {
+                        Ok(mv) => go.among.push(mv),
+                        Err(e) => go.skipped.push(format!("searchmoves `{text}`: {e}")),
+                    }
+                    i += 1;
+                }
+            }
+            "wtime" | "btime" | "winc" | "binc" | "movetime" => {
+                let ms = Duration::from_millis(milliseconds(key, words.get(i))?);
+                i += 1;
+                match key {
+                    "wtime" => wtime = Some(ms),
+                    "btime" => btime = Some(ms),
+                    "winc" => winc = ms,
+                    "binc" => binc = ms,
+                    _ => go.limits.movetime = Some(ms),
+                }
+            }
+            "depth" | "nodes" | "movestogo" | "mate" => {
+                let n = count(key, words.get(i))?;
+                i += 1;
+                let small = u32::try_from(n).unwrap_or(u32::MAX);
+                match key {
+                    "depth" => go.limits.depth = Some(small),
+                    "nodes" => go.limits.nodes = Some(n),
+                    "movestogo" => movestogo = Some(small),
+                    _ => go.limits.mate = Some(small),
+                }
+            }
+            other => go
+                .skipped
+                .push(format!("unknown `go` parameter `{other}` ignored")),
         }
-        i += 2;
+    }
+    if among_given && go.among.is_empty() {
+        anyhow::bail!("`go searchmoves` names no legal move of this position");
     }
     let white = game.seat_to_move().is_none_or(|s| s.0 == 0);
     let (time, inc) = if white { (wtime, winc) } else { (btime, binc) };
-    let clock = time.map(|t| Clock {
-        remaining: Duration::from_millis(t),
-        increment: Duration::from_millis(inc),
+    go.clock = time.map(|t| Clock {
+        remaining: t,
+        increment: inc,
         moves_to_go: movestogo,
     });
-    Ok((limits, clock, infinite))
+    Ok(go)
+}
+
+/// A time in milliseconds: negative is nothing left, past `u64` the most there is.
+fn milliseconds(key: &str, value: Option<&&str>) -> anyhow::Result<u64> {
+    let value = value.with_context(|| format!("`go {key}` needs a value"))?;
+    match value.parse::<i128>() {
+        Ok(n) => Ok(n.clamp(0, i128::from(u64::MAX)) as u64),
+        Err(_) => anyhow::bail!("`go {key} {value}`: not a whole number of milliseconds"),
+    }
+}
+
+/// A depth, node or move count: a whole number, at least 0 (past `u64`, the most there is).
+fn count(key: &str, value: Option<&&str>) -> anyhow::Result<u64> {
+    let value = value.with_context(|| format!("`go {key}` needs a value"))?;
+    match value.parse::<i128>() {
+        Ok(n) if n >= 0 => Ok(n.min(i128::from(u64::MAX)) as u64),
+        Ok(_) => anyhow::bail!("`go {key} {value}`: must not be negative"),
+        Err(_) => anyhow::bail!("`go {key} {value}`: not a whole number"),
+    }
 }

@@ -597,3 +597,129 @@ fn the_network_is_switched_and_chosen_as_fairy_stockfish_gui_options_do() {
     e.quit();
     std::fs::remove_file(constant).unwrap();
 }
+
+/// Whether `mv` is a legal move of acedrex after `moves` (the engine's default variant).
+fn legal_in_acedrex(moves: &str, mv: &str) -> bool {
+    let rules = libro_registry_rules("acedrex").unwrap();
+    let mut game = rules.new_game(0);
+    if !moves.is_empty() {
+        libro_core::play_text(&mut game, moves).unwrap();
+    }
+    game.parse_move(mv).is_ok()
+}
+
+#[test]
+fn a_go_that_cannot_be_read_is_answered_at_once_with_no_move() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for bad in [
+        "go depth x",
+        "go depth -3",
+        "go movetime soon",
+        "go nodes",
+        // Black's reply is not a move of the start position, where White moves.
+        "go searchmoves e7e5 depth 3",
+    ] {
+        // A GUI waits for `bestmove` after every `go`: it comes, with the reason before it.
+        e.send(bad);
+        let lines = e.until("bestmove");
+        assert_eq!(bestmove(&lines), "(none)", "{bad}: {lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string") && l.contains("nothing searched")),
+            "{bad}: {lines:?}"
+        );
+    }
+    e.send("go depth 2");
+    assert!(legal_in_acedrex("", &bestmove(&e.until("bestmove"))));
+    e.quit();
+}
+
+#[test]
+fn a_clock_run_over_as_guis_send_it_is_searched_and_answered() {
+    // GUIs that allow engines a margin past their time (cutechess-cli's `timemargin`) then
+    // send the clock as it stands: below zero. That is no time left, not an unreadable line.
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go wtime -150 btime 60000 winc -10 binc 0");
+    let best = bestmove(&e.until("bestmove"));
+    assert!(legal_in_acedrex("", &best), "{best}");
+    e.send("position startpos moves e2e3");
+    e.send("go wtime 60000 btime -1 movestogo 0");
+    let best = bestmove(&e.until("bestmove"));
+    assert!(legal_in_acedrex("e2e3", &best), "{best}");
+    e.quit();
+}
+
+#[test]
+fn unknown_go_words_are_reported_and_the_search_still_answers() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go frobnicate 5 depth 2");
+    let lines = e.until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("`frobnicate` ignored")),
+        "{lines:?}"
+    );
+    assert!(legal_in_acedrex("", &bestmove(&lines)), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn searchmoves_limits_the_choice_to_the_moves_named() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 3 searchmoves a2a3");
+    assert_eq!(bestmove(&e.until("bestmove")), "a2a3");
+    // Shatranj. White: king g6, rook b1, pawn h2; Black: king h8, pawn a7. Rb8 mates at
+    // once (the rook holds the eighth rank, the king g6 holds f7, g7 and h7). Without
+    // b1b8: after b1b7 Black's only moves are a7a6 and Kg8 (g7 and h7 are held), and Rb8
+    // mates after either (from g8 the king has only f8 and h8, on the rook's rank).
+    // After b1a1 the rook reaches neither the eighth rank (the a-pawn stands in the way)
+    // nor a check next move: no mate in two. So among b1a1 and b1b7 the choice is b1b7. An
+    // unreadable word among the moves is reported and skipped.
+    e.send("setoption name UCI_Variant value shatranj");
+    e.send("position fen 7k/p7/6K1/8/8/8/7P/1R6 w - - 0 1");
+    e.send("go depth 5 searchmoves b1a1 zz b1b7");
+    let lines = e.until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string searchmoves `zz`")),
+        "{lines:?}"
+    );
+    assert_eq!(bestmove(&lines), "b1b7", "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn go_mate_stops_at_the_first_iteration_that_finds_a_mate_that_near() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value shatranj");
+    // The position above: Rb8 mates in one. `go mate 1` has its answer after the first
+    // iteration, where a search without it goes on to prove the mate two plies deeper.
+    e.send("position fen 7k/p7/6K1/8/8/8/7P/1R6 w - - 0 1");
+    e.send("go mate 1");
+    let lines = e.until("bestmove");
+    assert_eq!(bestmove(&lines), "b1b8", "{lines:?}");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 1, "{lines:?}");
+    assert!(infos[0].starts_with("info depth 1 ") && infos[0].contains("score mate 1"));
+    e.send("go depth 6");
+    let deeper = e.until("bestmove");
+    assert!(
+        deeper
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .count()
+            > 1,
+        "without `mate` the search went on: {deeper:?}"
+    );
+    e.quit();
+}

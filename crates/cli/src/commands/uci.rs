@@ -8,13 +8,14 @@
 //! as GUIs and Fairy-Stockfish write them: coordinates, with a promotion's piece letter
 //! (`c7c8q`: each ruleset names its pieces' `uci_letter`). A `position` libro cannot read
 //! is reported and leaves no position: `go` then answers `bestmove (none)`, never a move of
-//! an earlier position.
+//! an earlier position. Every `go` is answered with `bestmove`: one it cannot read at once,
+//! with `(none)` and the reason (a GUI waits for it).
 
 use anyhow::Context;
-use libro::uci_text::{go_limits, option_words, read_position};
+use libro::uci_text::{option_words, read_go, read_position, Go};
 use libro_ai::{
-    AiSettings, Clock, Control, Limits, Player, PlayerKind, PlayerSpec, SearchConfig, Searcher,
-    MAX_HASH_MB, MAX_LEVEL,
+    AiSettings, Control, Player, PlayerKind, PlayerSpec, SearchConfig, Searcher, MAX_HASH_MB,
+    MAX_LEVEL,
 };
 use libro_core::Ruleset;
 use libro_registry::{FamilyRules, Network, OptionKind, UciGame, VisitUci};
@@ -186,9 +187,17 @@ impl<G: UciGame> Engine<G> {
                     }
                 }
             }
-            "go" => match go_limits(&self.game, &rest) {
-                Ok((limits, clock, infinite)) => self.go(limits, clock, infinite),
-                Err(e) => self.say(&format!("info string {e:#}")),
+            "go" => match self.no_position.is_some() {
+                true => self.go(None),
+                false => match read_go(&self.game, &rest) {
+                    Ok(go) => self.go(Some(go)),
+                    // A GUI waits for `bestmove` after every `go`: it is told at once.
+                    Err(e) => {
+                        self.stop();
+                        self.say(&format!("info string {e:#}: nothing searched"));
+                        self.say("bestmove (none)");
+                    }
+                },
             },
             "stop" => self.stop(),
             "quit" => return false,
@@ -341,13 +350,25 @@ impl<G: UciGame> Engine<G> {
         Ok(())
     }
 
-    fn go(&mut self, limits: Limits, clock: Option<Clock>, infinite: bool) {
+    /// Starts the search `go` asks for (`None` where there is no position to search).
+    fn go(&mut self, go: Option<Go<G::Move>>) {
         self.stop();
-        if let Some(why) = &self.no_position {
+        let Some(go) = go else {
+            let why = self.no_position.as_deref().unwrap_or("none set");
             self.say(&format!("info string no position to search: {why}"));
             self.say("bestmove (none)");
             return;
+        };
+        for skipped in &go.skipped {
+            self.say(&format!("info string {skipped}"));
         }
+        let Go {
+            limits,
+            clock,
+            infinite,
+            among,
+            ..
+        } = go;
         if self.game.seat_to_move().is_none() {
             self.say("info string the game is over: no move to search");
             self.say("bestmove (none)");
@@ -381,10 +402,15 @@ impl<G: UciGame> Engine<G> {
                     }),
                     seed: None,
                 };
+                if !among.is_empty() {
+                    say(format!(
+                        "info string searchmoves is followed at full strength only (Skill Level {MAX_LEVEL})"
+                    ));
+                }
                 Player::new(spec).choose(&game, &control).ok().map(|c| c.mv)
             } else {
                 searcher
-                    .search_with_info(&game, &limits, &control, &mut |info| {
+                    .search_among(&game, &among, &limits, &control, &mut |info| {
                         say(info.uci_with(&game, |g: &G, m| g.write_uci_move(m)))
                     })
                     .map(|r| r.best)
