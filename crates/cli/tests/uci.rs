@@ -211,6 +211,31 @@ fn stop_ends_an_infinite_search_with_a_bestmove() {
 }
 
 #[test]
+fn ponderhit_ends_a_ponder_search_with_a_bestmove() {
+    let mut e = Engine::start();
+    // Pondering on Black's e7e6 after White's e2e3: the search is of the position after both.
+    e.send("position startpos moves e2e3 e7e6");
+    e.send("go ponder wtime 10000 btime 10000");
+    match e.lines.recv_timeout(Duration::from_millis(300)) {
+        Ok(line) => assert!(
+            !line.starts_with("bestmove"),
+            "answered a ponder search: {line}"
+        ),
+        Err(RecvTimeoutError::Timeout) => {}
+        Err(other) => panic!("{other:?}"),
+    }
+    e.send("ponderhit");
+    let best = bestmove(&e.until("bestmove"));
+    let rules = libro_registry_rules("acedrex").unwrap();
+    let mut game = rules.new_game(0);
+    for mv in ["e2e3", "e7e6"] {
+        libro_core::play_text(&mut game, mv).unwrap();
+    }
+    assert!(game.parse_move(&best).is_ok(), "{best} is legal for White");
+    e.quit();
+}
+
+#[test]
 fn malformed_input_gets_info_string_and_the_engine_carries_on() {
     let mut e = Engine::start();
     for bad in [
@@ -602,8 +627,8 @@ fn the_network_is_switched_and_chosen_as_fairy_stockfish_gui_options_do() {
 fn legal_in_acedrex(moves: &str, mv: &str) -> bool {
     let rules = libro_registry_rules("acedrex").unwrap();
     let mut game = rules.new_game(0);
-    if !moves.is_empty() {
-        libro_core::play_text(&mut game, moves).unwrap();
+    for mv in moves.split_whitespace() {
+        libro_core::play_text(&mut game, mv).unwrap();
     }
     game.parse_move(mv).is_ok()
 }

@@ -200,6 +200,9 @@ impl<G: UciGame> Engine<G> {
                 },
             },
             "stop" => self.stop(),
+            // The move pondered on was played: libro answers at once with what it has found
+            // (it offers no `Ponder` option, but a GUI that ponders anyway is not left waiting).
+            "ponderhit" => self.stop(),
             "quit" => return false,
             "d" => self.say(&format!("info string position {}", self.game)),
             "eval" => self.say(&format!("info string {}", self.game.describe_evaluation())),
