@@ -62,13 +62,16 @@ pub struct Go<M> {
     pub infinite: bool,
     /// `searchmoves`: the search chooses only among these (empty: every legal move).
     pub among: Vec<M>,
+    /// `perft N`: count the move tree's leaves N plies deep instead of searching.
+    pub perft: Option<u32>,
     /// What was skipped and why (unknown words, unplayable `searchmoves`), for `info string`.
     pub skipped: Vec<String>,
 }
 
 /// The words that start a `go` parameter.
-const GO_WORDS: [&str; 12] = [
+const GO_WORDS: [&str; 13] = [
     "searchmoves",
+    "perft",
     "ponder",
     "infinite",
     "wtime",
@@ -92,6 +95,7 @@ pub fn read_go<G: UciGame>(game: &G, words: &[&str]) -> anyhow::Result<Go<G::Mov
         clock: None,
         infinite: false,
         among: Vec::new(),
+        perft: None,
         skipped: Vec::new(),
     };
     let mut among_given = false;
@@ -124,7 +128,7 @@ pub fn read_go<G: UciGame>(game: &G, words: &[&str]) -> anyhow::Result<Go<G::Mov
                     _ => go.limits.movetime = Some(ms),
                 }
             }
-            "depth" | "nodes" | "movestogo" | "mate" => {
+            "depth" | "nodes" | "movestogo" | "mate" | "perft" => {
                 let n = count(key, words.get(i))?;
                 i += 1;
                 let small = u32::try_from(n).unwrap_or(u32::MAX);
@@ -132,6 +136,7 @@ pub fn read_go<G: UciGame>(game: &G, words: &[&str]) -> anyhow::Result<Go<G::Mov
                     "depth" => go.limits.depth = Some(small),
                     "nodes" => go.limits.nodes = Some(n),
                     "movestogo" => movestogo = Some(small),
+                    "perft" => go.perft = Some(small),
                     _ => go.limits.mate = Some(small),
                 }
             }

@@ -741,3 +741,37 @@ fn go_mate_stops_at_the_first_iteration_that_finds_a_mate_that_near() {
     );
     e.quit();
 }
+
+#[test]
+fn go_perft_counts_as_fairy_stockfish_does() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value shatranj");
+    // Fairy-Stockfish's shatranj start (its FEN; king d1): 16 moves, 4,176 leaves three
+    // plies deep (tests/reference/fsf/perft.md, Fairy-Stockfish c19b5f6 `go perft 3`).
+    e.send("position fen rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1");
+    e.send("go perft 3");
+    let lines = e.until("Nodes searched");
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 4176", "{lines:?}");
+    let divided: Vec<(&str, u64)> = lines
+        .iter()
+        .filter_map(|l| l.split_once(": "))
+        .filter(|(mv, _)| !mv.contains(' '))
+        .map(|(mv, n)| (mv, n.parse().unwrap()))
+        .collect();
+    assert_eq!(divided.len(), 16, "{lines:?}");
+    assert_eq!(divided.iter().map(|(_, n)| n).sum::<u64>(), 4176);
+    assert!(divided.iter().any(|&(mv, n)| mv == "g1f3" && n > 0));
+    // Deeper than `libro perft` goes is refused, and the engine carries on.
+    e.send("go perft 11");
+    assert!(e
+        .until("info string")
+        .last()
+        .unwrap()
+        .contains("at most 10"));
+    e.send("go perft 0");
+    assert_eq!(
+        e.until("Nodes searched").last().unwrap(),
+        "Nodes searched: 1"
+    );
+    e.quit();
+}

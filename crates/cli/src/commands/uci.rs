@@ -11,13 +11,14 @@
 //! an earlier position. Every `go` is answered with `bestmove`: one it cannot read at once,
 //! with `(none)` and the reason (a GUI waits for it).
 
+use super::perft::MAX_PERFT_DEPTH;
 use anyhow::Context;
 use libro::uci_text::{option_words, read_go, read_position, Go};
 use libro_ai::{
     AiSettings, Control, Player, PlayerKind, PlayerSpec, SearchConfig, Searcher, MAX_HASH_MB,
     MAX_LEVEL,
 };
-use libro_core::Ruleset;
+use libro_core::{MoveBuffer, Ruleset};
 use libro_registry::{FamilyRules, Network, OptionKind, UciGame, VisitUci};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -365,6 +366,10 @@ impl<G: UciGame> Engine<G> {
         for skipped in &go.skipped {
             self.say(&format!("info string {skipped}"));
         }
+        if let Some(depth) = go.perft {
+            self.perft(depth);
+            return;
+        }
         let Go {
             limits,
             clock,
@@ -428,6 +433,35 @@ impl<G: UciGame> Engine<G> {
             searcher
         });
         self.running = Some((handle, stop));
+    }
+
+    /// `go perft N`, as Stockfish answers it: each legal move with its leaf count N plies
+    /// deep, then the total (no `bestmove`). Deeper than `libro perft` goes is refused.
+    fn perft(&self, depth: u32) {
+        if depth > MAX_PERFT_DEPTH {
+            self.say(&format!(
+                "info string `go perft {depth}`: at most {MAX_PERFT_DEPTH} plies"
+            ));
+            return;
+        }
+        let mut moves = G::MoveList::default();
+        if depth > 0 {
+            self.game.legal_moves(&mut moves);
+        }
+        let mut total = u64::from(depth == 0);
+        for &mv in moves.as_slice() {
+            let n = if depth == 1 {
+                1
+            } else {
+                let mut child = self.game.clone();
+                child.play(mv);
+                child.perft(depth - 1, false).map_or(0, |(n, _)| n)
+            };
+            total += n;
+            self.say(&format!("{}: {n}", self.game.write_uci_move(mv)));
+        }
+        self.say("");
+        self.say(&format!("Nodes searched: {total}"));
     }
 
     /// Ends a running search (it answers `bestmove`) and takes its memory back.
