@@ -188,17 +188,15 @@ impl<G: UciGame> Engine<G> {
                     }
                 }
             }
-            "go" => match self.no_position.is_some() {
-                true => self.go(None),
-                false => match read_go(&self.game, &rest) {
-                    Ok(go) => self.go(Some(go)),
-                    // A GUI waits for `bestmove` after every `go`: it is told at once.
-                    Err(e) => {
-                        self.stop();
-                        self.say(&format!("info string {e:#}: nothing searched"));
-                        self.say("bestmove (none)");
-                    }
-                },
+            "go" if self.no_position.is_some() => self.go(None),
+            "go" => match read_go(&self.game, &rest) {
+                Ok(go) => self.go(Some(go)),
+                // A GUI waits for `bestmove` after every `go`: it is told at once.
+                Err(e) => {
+                    self.stop();
+                    self.say(&format!("info string {e:#}: nothing searched"));
+                    self.say("bestmove (none)");
+                }
             },
             "stop" => self.stop(),
             // The move pondered on was played: libro answers at once with what it has found
