@@ -435,13 +435,32 @@ impl<G: Heuristic> Player<G> {
         control: &Control,
         on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> Result<Choice<G::Move>, ChooseError> {
+        self.choose_among(game, &[], control, on_info)
+    }
+
+    /// Chooses a move among `among` only (UCI's `go searchmoves`; every legal move if it is
+    /// empty, and those of its moves that are not legal here are left out), at every level:
+    /// the weaker levels err among those moves alone.
+    pub fn choose_among(
+        &mut self,
+        game: &G,
+        among: &[G::Move],
+        control: &Control,
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> Result<Choice<G::Move>, ChooseError> {
         match game.turn() {
             Turn::Over => return Err(ChooseError::GameOver),
             Turn::Chance => return Err(ChooseError::ChancePending),
             Turn::Seat(_) => {}
         }
+        let mut legal = G::MoveList::default();
+        game.legal_moves(&mut legal);
         let mut moves = G::MoveList::default();
-        game.legal_moves(&mut moves);
+        for &mv in legal.as_slice() {
+            if among.is_empty() || among.contains(&mv) {
+                moves.push(mv);
+            }
+        }
         if moves.is_empty() {
             return Err(ChooseError::NoLegalMove);
         }
@@ -468,11 +487,12 @@ impl<G: Heuristic> Player<G> {
                 });
                 if level.noise > 0 || level.blunder_percent > 0 {
                     let depth = limits.depth.unwrap_or(1);
-                    let values = searcher.root_values(game, depth, &limits, control);
+                    let mut values = searcher.root_values(game, depth, &limits, control);
+                    values.retain(|(mv, _)| moves.contains(mv));
                     return Ok(erring_choice(moves, &values, depth, &level, &mut rng));
                 }
                 let r = searcher
-                    .search_with_info(game, &limits, control, on_info)
+                    .search_among(game, among, &limits, control, on_info)
                     .ok_or(ChooseError::NoLegalMove)?;
                 Ok(Choice {
                     mv: r.best,

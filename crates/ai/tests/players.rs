@@ -4,7 +4,8 @@
 mod toys;
 
 use libro_ai::{
-    choose_move, play_game, play_match, ChooseError, Control, MatchConfig, PlayerSpec, Ply, Score,
+    choose_move, play_game, play_match, ChooseError, Control, MatchConfig, Player, PlayerSpec, Ply,
+    Score,
 };
 use libro_core::{Game, Ruleset};
 use std::sync::Arc;
@@ -144,6 +145,41 @@ fn explicit_limits_bound_the_work() {
     let mut moves = <toys::tron::Tron as Game>::MoveList::default();
     game.legal_moves(&mut moves);
     assert!(moves.as_slice().contains(&c.mv));
+}
+
+#[test]
+fn every_player_chooses_only_among_the_moves_given() {
+    // UCI's `go searchmoves`: whatever a player would choose, it keeps to the moves named.
+    let game = tron_rules(7).new_game(0);
+    let mut moves = <toys::tron::Tron as Game>::MoveList::default();
+    game.legal_moves(&mut moves);
+    assert!(moves.len() > 1);
+    for s in [
+        "random",
+        "greedy",
+        "ai:1",
+        "ai:2",
+        "ai:3",
+        "ai:5",
+        "ai:depth=4",
+    ] {
+        for seed in 0..4 {
+            let mut player = Player::new(spec(&format!("{s},seed={seed}")));
+            for &only in moves.as_slice() {
+                let c = player
+                    .choose_among(&game, &[only], &Control::default(), &mut |_| {})
+                    .unwrap();
+                assert_eq!(c.mv, only, "{s}, seed {seed}");
+            }
+            let any = player
+                .choose_among(&game, &[], &Control::default(), &mut |_| {})
+                .unwrap();
+            assert!(
+                moves.as_slice().contains(&any.mv),
+                "{s}: an empty list is every move"
+            );
+        }
+    }
 }
 
 fn score(rules: &Arc<TronRules>, a: &str, b: &str, games: u32) -> f64 {

@@ -108,7 +108,7 @@ pub fn read_go<G: UciGame>(game: &G, words: &[&str]) -> anyhow::Result<Go<G::Mov
         match key {
             "infinite" | "ponder" => go.infinite = true,
             "searchmoves" => {
-                among_given = true;
+                let start = i;
                 while let Some(text) = words.get(i).filter(|w| !GO_WORDS.contains(w)) {
                     match game.read_uci_move(text) {
                         Ok(mv) => go.among.push(mv),
@@ -116,6 +116,13 @@ pub fn read_go<G: UciGame>(game: &G, words: &[&str]) -> anyhow::Result<Go<G::Mov
                     }
                     i += 1;
                 }
+                if i == start {
+                    // As Stockfish reads it: an empty list restricts nothing.
+                    go.skipped.push(
+                        "`searchmoves` names no move: every legal move is searched".to_string(),
+                    );
+                }
+                among_given |= i > start;
             }
             "wtime" | "btime" | "winc" | "binc" | "movetime" => {
                 let ms = Duration::from_millis(milliseconds(key, words.get(i))?);

@@ -714,6 +714,64 @@ fn searchmoves_limits_the_choice_to_the_moves_named() {
 }
 
 #[test]
+fn searchmoves_limits_the_weaker_levels_too() {
+    // The weak levels err on purpose (noise, a random move now and then) and the middle
+    // ones search a small budget: every level chooses among the moves named alone. Eight
+    // positions per level, as a weak level's random choices follow the position.
+    let mut e = Engine::start();
+    let openings = [
+        "",
+        "e2e3",
+        "e2e3 e7e6",
+        "b1c3",
+        "b1c3 b8c6",
+        "g2g3",
+        "g2g3 h7h6",
+        "d2d3",
+    ];
+    for level in [1, 2, 3, 5] {
+        e.send(&format!("setoption name Skill Level value {level}"));
+        for opening in openings {
+            let white = opening.split_whitespace().count() % 2 == 0;
+            let named = if white {
+                ["a2a3", "b2b3"]
+            } else {
+                ["a7a6", "b7b6"]
+            };
+            e.send(&format!("position startpos moves {opening}"));
+            e.send(&format!(
+                "go nodes 2000 searchmoves {} {}",
+                named[0], named[1]
+            ));
+            let lines = e.until("bestmove");
+            let best = bestmove(&lines);
+            assert!(
+                named.contains(&best.as_str()),
+                "level {level} after `{opening}`: {lines:?}"
+            );
+        }
+    }
+    e.quit();
+}
+
+#[test]
+fn an_empty_searchmoves_restricts_nothing() {
+    // Stockfish reads `go searchmoves` with no move after it as no restriction.
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e3");
+    e.send("go searchmoves depth 2");
+    let lines = e.until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("names no move")),
+        "{lines:?}"
+    );
+    assert!(legal_in_acedrex("e2e3", &bestmove(&lines)), "{lines:?}");
+    e.quit();
+}
+
+#[test]
 fn go_mate_stops_at_the_first_iteration_that_finds_a_mate_that_near() {
     let mut e = Engine::start();
     e.send("setoption name UCI_Variant value shatranj");

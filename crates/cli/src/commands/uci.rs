@@ -408,12 +408,10 @@ impl<G: UciGame> Engine<G> {
                     }),
                     seed: None,
                 };
-                if !among.is_empty() {
-                    say(format!(
-                        "info string searchmoves is followed at full strength only (Skill Level {MAX_LEVEL})"
-                    ));
-                }
-                Player::new(spec).choose(&game, &control).ok().map(|c| c.mv)
+                Player::new(spec)
+                    .choose_among(&game, &among, &control, &mut |_| {})
+                    .ok()
+                    .map(|c| c.mv)
             } else {
                 searcher
                     .search_among(&game, &among, &limits, &control, &mut |info| {
