@@ -257,6 +257,45 @@ fn malformed_input_gets_info_string_and_the_engine_carries_on() {
     e.quit();
 }
 
+#[test]
+fn option_names_are_read_whatever_their_case_and_unknown_ones_are_named() {
+    let mut e = Engine::start();
+    // UCI option names are not case sensitive: the double step switched off as `uci` lists
+    // it or in capitals alike, so e2e4 is then no move of acedrex.
+    for line in [
+        "setoption name pawn_double_step value none",
+        "setoption name PAWN_DOUBLE_STEP value none",
+    ] {
+        e.send(line);
+        e.send("position startpos moves e2e4");
+        let lines = e.until("info string position not set");
+        assert!(lines.last().unwrap().contains("e2e4"), "{line}: {lines:?}");
+        e.send("setoption name Pawn_Double_Step value until-first-capture");
+        e.send("position startpos moves e2e4");
+        e.send("d");
+        let shown = e.until("info string position");
+        assert!(
+            shown.last().unwrap().contains("/8/4P3/8/PPPP1PPP/"),
+            "{line}: the double step is back: {shown:?}"
+        );
+    }
+    // An option libro does not have (GUIs often send Threads) is named, not misreported.
+    e.send("setoption name Threads value 2");
+    let lines = e.until("info string");
+    assert!(
+        lines.last().unwrap().contains("unknown option `Threads`"),
+        "{lines:?}"
+    );
+    // The draws by length stay the GUI's in any case.
+    e.send("setoption name Repetition value off");
+    let lines = e.until("info string");
+    assert!(
+        lines.last().unwrap().contains("the GUI decides draws"),
+        "{lines:?}"
+    );
+    e.quit();
+}
+
 /// The move a `bestmove` line names.
 fn bestmove(lines: &[String]) -> String {
     let last = lines.last().unwrap();

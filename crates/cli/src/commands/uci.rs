@@ -307,13 +307,22 @@ impl<G: UciGame> Engine<G> {
                     })?;
                 self.skill = level;
             }
-            _ if HIDDEN_OPTIONS.contains(&name) => {
-                anyhow::bail!("`{name}` is not an option under UCI: the GUI decides draws")
-            }
             _ => {
+                // Option names are matched without regard to case, as UCI asks.
+                let Some(name) = FamilyRules::options(self.rules.as_ref())
+                    .into_iter()
+                    .find(|o| o.name.eq_ignore_ascii_case(name))
+                    .map(|o| o.name)
+                else {
+                    anyhow::bail!("unknown option `{name}`: the options are those `uci` lists");
+                };
+                anyhow::ensure!(
+                    !HIDDEN_OPTIONS.contains(&name.as_str()),
+                    "`{name}` is not an option under UCI: the GUI decides draws"
+                );
                 let mut overrides = self.overrides.clone();
-                overrides.retain(|(k, _)| k != name);
-                overrides.push((name.to_string(), value.to_string()));
+                overrides.retain(|(k, _)| *k != name);
+                overrides.push((name, value.to_string()));
                 let rules = load_uci::<G>(&self.variant, &overrides)?;
                 self.overrides = overrides;
                 self.set_rules(rules)?;
