@@ -157,8 +157,15 @@ pub fn read_go<G: UciGame>(game: &G, words: &[&str]) -> anyhow::Result<Go<G::Mov
     }
     let white = game.seat_to_move().is_none_or(|s| s.0 == 0);
     let (time, inc) = if white { (wtime, winc) } else { (btime, binc) };
-    go.clock = time.map(|t| Clock {
-        remaining: t,
+    // A clock given for the other side only leaves the mover none (as Stockfish reads it),
+    // rather than a search without end that the GUI would wait on.
+    if time.is_none() && (wtime.is_some() || btime.is_some()) {
+        let missing = if white { "wtime" } else { "btime" };
+        go.skipped
+            .push(format!("no `{missing}` for the side to move: no time left"));
+    }
+    go.clock = (wtime.is_some() || btime.is_some()).then(|| Clock {
+        remaining: time.unwrap_or(Duration::ZERO),
         increment: inc,
         moves_to_go: movestogo,
     });

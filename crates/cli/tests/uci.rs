@@ -710,6 +710,24 @@ fn a_clock_run_over_as_guis_send_it_is_searched_and_answered() {
 }
 
 #[test]
+fn a_clock_for_the_other_side_only_is_no_time_left_not_a_search_without_end() {
+    // Black to move with only White's clock given: Stockfish moves at once; a search
+    // without limit would leave the GUI waiting for a `bestmove` that never comes.
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e3");
+    e.send("go wtime 60000 winc 1000");
+    let lines = e.until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("no `btime`")),
+        "{lines:?}"
+    );
+    assert!(legal_in_acedrex("e2e3", &bestmove(&lines)), "{lines:?}");
+    e.quit();
+}
+
+#[test]
 fn unknown_go_words_are_reported_and_the_search_still_answers() {
     let mut e = Engine::start();
     e.send("position startpos");
